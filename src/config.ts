@@ -1,0 +1,217 @@
+import { HeaderSet, parseHeaderValue } from './http/headers.js';
+import { parseEndpoint } from './http/endpoint.js';
+
+/** The validated startup configuration. Every default lives here. */
+export interface Config {
+  /** Default GraphQL endpoint. @default http://localhost:4000/graphql */
+  readonly endpoint: URL;
+  /** Headers sent to trusted endpoints (see security.ts). Values are secrets. @default none */
+  readonly headers: HeaderSet;
+  /** Total deadline of one request to the endpoint, in ms. @default 30000 */
+  readonly timeout: number;
+  /** Maximum complexity (fields selected) of a query; 0 turns the check off. @default 100 */
+  readonly maxComplexity: number;
+  /** Endpoints callable besides the default endpoint's origin; undefined allows any. @default undefined */
+  readonly allowedEndpoints: readonly URL[] | undefined;
+  /** Refuse every mutation, whatever `allowMutations` says. @default false */
+  readonly readOnly: boolean;
+  /** Largest decoded response body accepted from a query, in bytes. @default 1048576 */
+  readonly maxResponseBytes: number;
+}
+
+/** What the command line asks for: run the server with a config, or print help or the version. */
+export type Command = { kind: 'serve'; config: Config } | { kind: 'help' } | { kind: 'version' };
+
+/** A bad startup value: reported as one line on stderr, exit code 2. Never holds a header value. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const MAX_TIMEOUT_MS = 600_000;
+
+interface OptionSpec {
+  readonly short?: string;
+  readonly env?: string;
+  readonly boolean?: boolean;
+}
+
+const OPTIONS = {
+  endpoint: { short: 'e', env: 'GRAPHQL_ENDPOINT' },
+  headers: { short: 'H', env: 'GRAPHQL_HEADERS' },
+  timeout: { short: 't', env: 'GRAPHQL_TIMEOUT' },
+  maxComplexity: { short: 'm', env: 'GRAPHQL_MAX_COMPLEXITY' },
+  allowedEndpoints: { env: 'GRAPHQL_ALLOWED_ENDPOINTS' },
+  readOnly: { env: 'GRAPHQL_READ_ONLY', boolean: true },
+  maxResponseBytes: { env: 'GRAPHQL_MAX_RESPONSE_BYTES' },
+  help: { short: 'h', boolean: true },
+  version: { short: 'v', boolean: true },
+} as const satisfies Record<string, OptionSpec>;
+
+type OptionName = keyof typeof OPTIONS;
+
+/** Where a value came from, for messages: `--timeout` or `GRAPHQL_TIMEOUT`. */
+interface RawValue {
+  readonly value: string;
+  readonly source: string;
+}
+
+export const USAGE = `Usage: graphql-mcp [options]
+
+An MCP server (stdio) with two tools, graphql_query and graphql_introspect.
+
+Options (each also read from the environment variable shown):
+  -e, --endpoint <url>          default GraphQL endpoint   [GRAPHQL_ENDPOINT]
+                                (default: http://localhost:4000/graphql)
+  -H, --headers <json>          headers for the default endpoint, a JSON object,
+                                e.g. '{"Authorization":"Bearer <token>"}'   [GRAPHQL_HEADERS]
+  -t, --timeout <ms>            request deadline, 1 to 600000 (default: 30000)   [GRAPHQL_TIMEOUT]
+  -m, --maxComplexity <n>       most fields a query may select, 0 = no limit
+                                (default: 100)   [GRAPHQL_MAX_COMPLEXITY]
+      --allowedEndpoints <urls> comma-separated endpoints the model may call besides
+                                the default endpoint's origin (default: any)   [GRAPHQL_ALLOWED_ENDPOINTS]
+      --readOnly                refuse every mutation   [GRAPHQL_READ_ONLY]
+      --maxResponseBytes <n>    largest response accepted (default: 1048576)   [GRAPHQL_MAX_RESPONSE_BYTES]
+  -h, --help                    print this help
+  -v, --version                 print the version
+
+Forms: --name=value, --name value, -x value. Arguments win over environment variables.`;
+
+/** argv (without node and script) and the environment → one validated, frozen Command. */
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
+  const given = readArguments(argv);
+  if (given.has('help')) return { kind: 'help' };
+  if (given.has('version')) return { kind: 'version' };
+
+  const raw = (name: OptionName): RawValue | undefined => {
+    const fromArgs = given.get(name);
+    if (fromArgs !== undefined) return fromArgs;
+    const envName = (OPTIONS[name] as OptionSpec).env;
+    const fromEnv = envName === undefined ? undefined : env[envName];
+    // An empty variable counts as unset: client configs often template them in empty.
+    return fromEnv === undefined || fromEnv === '' ? undefined : { value: fromEnv, source: envName! };
+  };
+
+  const endpoint = optional(raw('endpoint'), readUrl) ?? new URL('http://localhost:4000/graphql');
+  const config: Config = {
+    endpoint,
+    headers: optional(raw('headers'), readHeaders) ?? new HeaderSet(),
+    timeout: optional(raw('timeout'), (v) => readInteger(v, 1, MAX_TIMEOUT_MS)) ?? 30_000,
+    maxComplexity: optional(raw('maxComplexity'), (v) => readInteger(v, 0, Number.MAX_SAFE_INTEGER)) ?? 100,
+    allowedEndpoints: optional(raw('allowedEndpoints'), readUrlList),
+    readOnly: optional(raw('readOnly'), readBoolean) ?? false,
+    maxResponseBytes:
+      optional(raw('maxResponseBytes'), (v) => readInteger(v, 1, Number.MAX_SAFE_INTEGER)) ?? 1_048_576,
+  };
+  return { kind: 'serve', config: Object.freeze(config) };
+}
+
+function optional<T>(raw: RawValue | undefined, read: (raw: RawValue) => T): T | undefined {
+  return raw === undefined ? undefined : read(raw);
+}
+
+function readArguments(argv: readonly string[]): Map<OptionName, RawValue> {
+  const given = new Map<OptionName, RawValue>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const match = /^(--?)([^=]*)(?:=([\s\S]*))?$/.exec(arg);
+    if (match === null || match[2] === '') {
+      throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}; see --help`);
+    }
+    const [, dashes, key, inlineValue] = match as unknown as [string, string, string, string?];
+    const name = lookupOption(dashes, key);
+    const source = dashes + key;
+    const spec: OptionSpec = OPTIONS[name];
+    let value = inlineValue;
+    if (value === undefined) {
+      if (spec.boolean) value = 'true';
+      else {
+        const next = argv[i + 1];
+        if (next === undefined || next.startsWith('--')) {
+          throw new ConfigError(`${source} needs a value; see --help`);
+        }
+        value = next;
+        i++;
+      }
+    }
+    if (given.has(name)) throw new ConfigError(`--${name} is given more than once`);
+    given.set(name, { value, source });
+  }
+  return given;
+}
+
+function lookupOption(dashes: string, key: string): OptionName {
+  if (dashes === '--' && Object.hasOwn(OPTIONS, key)) return key as OptionName;
+  if (dashes === '-') {
+    const found = (Object.keys(OPTIONS) as OptionName[]).find(
+      (name) => (OPTIONS[name] as OptionSpec).short === key,
+    );
+    if (found) return found;
+  }
+  // Suggest the right spelling for near misses such as --max-complexity or --readonly.
+  const squash = (s: string) => s.replace(/[-_]/g, '').toLowerCase();
+  const near = (Object.keys(OPTIONS) as OptionName[]).find((name) => squash(name) === squash(key));
+  const hint = near ? `; did you mean --${near}?` : '; see --help';
+  throw new ConfigError(`unknown option ${dashes}${key}${hint}`);
+}
+
+function readUrl({ value, source }: RawValue): URL {
+  const result = parseEndpoint(value);
+  if (typeof result === 'string') throw new ConfigError(`${source} ${result}`);
+  return result;
+}
+
+function readUrlList(raw: RawValue): URL[] {
+  const entries = raw.value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) {
+    throw new ConfigError(`${raw.source} must be a comma-separated list of http(s) URLs`);
+  }
+  return entries.map((value) => readUrl({ value, source: raw.source }));
+}
+
+function readInteger({ value, source }: RawValue, min: number, max: number): number {
+  const trimmed = value.trim();
+  const number = /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    throw new ConfigError(
+      `${source} must be a whole number ${range}, got ${JSON.stringify(value.slice(0, 40))}`,
+    );
+  }
+  return number;
+}
+
+function readBoolean({ value, source }: RawValue): boolean {
+  const lower = value.trim().toLowerCase();
+  if (lower === 'true' || lower === '1') return true;
+  if (lower === 'false' || lower === '0') return false;
+  throw new ConfigError(`${source} must be true, false, 1 or 0, got ${JSON.stringify(value.slice(0, 40))}`);
+}
+
+/** Never quotes the value: it holds credentials, and JSON.parse's messages quote their input. */
+function readHeaders({ value, source }: RawValue): HeaderSet {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    const position = /position (\d+)/.exec(String(error))?.[1];
+    const where = position === undefined ? '' : ` (error at character ${position})`;
+    throw new ConfigError(
+      `${source} must be a JSON object such as {"Authorization":"Bearer <token>"}; it is not valid JSON${where}`,
+    );
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed;
+    throw new ConfigError(
+      `${source} must be a JSON object such as {"Authorization":"Bearer <token>"}, got ${kind}`,
+    );
+  }
+  const headers = new HeaderSet();
+  for (const [name, headerValue] of Object.entries(parsed)) {
+    const problem = headers.trySet(name, parseHeaderValue(headerValue));
+    if (problem !== undefined) throw new ConfigError(`${source}: ${problem}`);
+  }
+  return headers;
+}

@@ -1,0 +1,175 @@
+import {
+  GraphQLError,
+  Kind,
+  parse,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { ToolError } from '../errors.js';
+
+/** Most tokens a document may hold: enough for any real query, little enough to parse in milliseconds. */
+export const MAX_TOKENS = 15_000;
+
+/** A parsed document whose fragments are known to resolve and to be acyclic. */
+export interface AnalysedDocument {
+  readonly document: DocumentNode;
+  readonly operations: readonly OperationDefinitionNode[];
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+}
+
+/** Parses and checks a document: SYNTAX_ERROR, or INVALID_DOCUMENT when its fragments cannot be resolved. */
+export function analyseDocument(query: string): AnalysedDocument {
+  const document = parseQuery(query);
+  const operations: OperationDefinitionNode[] = [];
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      const name = definition.name?.value;
+      if (name !== undefined && operations.some((op) => op.name?.value === name)) {
+        throw new ToolError('INVALID_DOCUMENT', `two operations are named "${name}"`);
+      }
+      operations.push(definition);
+    } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      const name = definition.name.value;
+      if (fragments.has(name)) {
+        throw new ToolError('INVALID_DOCUMENT', `two fragments are named "${name}"`);
+      }
+      fragments.set(name, definition);
+    } else {
+      throw new ToolError(
+        'INVALID_DOCUMENT',
+        `the document holds a ${definition.kind
+          .replace(/([A-Z])/g, ' $1')
+          .trim()
+          .toLowerCase()} at line ${lineOf(definition.loc?.startToken.line)}; only operations and fragments can be executed`,
+      );
+    }
+  }
+  checkFragments(operations, fragments);
+  return { document, operations, fragments };
+}
+
+function parseQuery(query: string): DocumentNode {
+  try {
+    return parse(query, { noLocation: false, maxTokens: MAX_TOKENS });
+  } catch (error) {
+    if (error instanceof GraphQLError) {
+      const message = error.message.replace(/^Syntax Error: /, '');
+      if (/more th[ae]n \d+ tokens/.test(message)) {
+        throw new ToolError(
+          'SYNTAX_ERROR',
+          `the document has more than ${MAX_TOKENS} tokens, the most this server parses; send a smaller query`,
+        );
+      }
+      const location = error.locations?.[0];
+      const where = location ? ` (line ${location.line}, column ${location.column})` : '';
+      throw new ToolError('SYNTAX_ERROR', `${message}${where}`);
+    }
+    // graphql-js parses recursively: a document nested a few thousand levels deep exhausts the stack.
+    if (error instanceof RangeError) {
+      throw new ToolError('SYNTAX_ERROR', 'the document is nested too deeply to parse');
+    }
+    throw error;
+  }
+}
+
+function lineOf(line: number | undefined): string {
+  return line === undefined ? '?' : String(line);
+}
+
+// Every spread, in operations and fragments alike, must name a fragment, and fragments must not form a cycle:
+// both would make the complexity and the mutation analysis meaningless.
+function checkFragments(
+  operations: readonly OperationDefinitionNode[],
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): void {
+  const spreadsOf = new Map<string, string[]>();
+  const checkSpreads = (where: string, selectionSet: SelectionSetNode): string[] => {
+    const names = spreadNames(selectionSet);
+    const missing = names.find((name) => !fragments.has(name));
+    if (missing !== undefined) {
+      throw new ToolError(
+        'INVALID_DOCUMENT',
+        `${where} spreads ...${missing}, but no fragment "${missing}" is defined`,
+      );
+    }
+    return names;
+  };
+  for (const operation of operations) {
+    const label = operation.name ? `operation "${operation.name.value}"` : 'the anonymous operation';
+    checkSpreads(label, operation.selectionSet);
+  }
+  for (const [name, fragment] of fragments) {
+    spreadsOf.set(name, checkSpreads(`fragment "${name}"`, fragment.selectionSet));
+  }
+
+  // Depth-first search with an explicit stack: a chain of thousands of fragments must not exhaust ours.
+  const state = new Map<string, 'visiting' | 'done'>();
+  for (const root of fragments.keys()) {
+    if (state.has(root)) continue;
+    const path: string[] = [root];
+    const pending: string[][] = [[...spreadsOf.get(root)!]];
+    state.set(root, 'visiting');
+    while (path.length > 0) {
+      const next = pending[pending.length - 1]!.pop();
+      if (next === undefined) {
+        state.set(path.pop()!, 'done');
+        pending.pop();
+        continue;
+      }
+      const seen = state.get(next);
+      if (seen === 'visiting') {
+        const cycle = [...path.slice(path.indexOf(next)), next].join(' → ');
+        throw new ToolError('INVALID_DOCUMENT', `fragments spread each other in a cycle: ${cycle}`);
+      }
+      if (seen === undefined) {
+        state.set(next, 'visiting');
+        path.push(next);
+        pending.push([...spreadsOf.get(next)!]);
+      }
+    }
+  }
+}
+
+/** Names of the fragments spread anywhere in a selection set, in order, with repeats. */
+function spreadNames(selectionSet: SelectionSetNode, into: string[] = []): string[] {
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FRAGMENT_SPREAD) into.push(selection.name.value);
+    else if (selection.selectionSet) spreadNames(selection.selectionSet, into);
+  }
+  return into;
+}
+
+/** The operation to run: the one named, or the only one; else OPERATION_NOT_FOUND naming those present. */
+export function selectOperation(
+  analysed: AnalysedDocument,
+  operationName: string | undefined,
+): OperationDefinitionNode {
+  const { operations } = analysed;
+  const present = () => operations.map((op) => (op.name ? `"${op.name.value}"` : '(anonymous)')).join(', ');
+  if (operations.length === 0) {
+    throw new ToolError('OPERATION_NOT_FOUND', 'the document holds no operation, only fragments');
+  }
+  if (operationName === undefined) {
+    if (operations.length === 1) return operations[0]!;
+    throw new ToolError(
+      'OPERATION_NOT_FOUND',
+      `the document holds ${operations.length} operations (${present()}); set operationName to the one to run`,
+    );
+  }
+  const found = operations.find((op) => op.name?.value === operationName);
+  if (found === undefined) {
+    throw new ToolError(
+      'OPERATION_NOT_FOUND',
+      `no operation is named "${operationName}"; the document holds ${present()}`,
+    );
+  }
+  return found;
+}
+
+/** Whether any operation of the document, run or not, is a mutation. */
+export function containsMutation(analysed: AnalysedDocument): boolean {
+  return analysed.operations.some((op) => op.operation === 'mutation');
+}

@@ -1,0 +1,80 @@
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  printSchema,
+  type IntrospectionQuery,
+  type IntrospectionType,
+} from 'graphql';
+import { ToolError } from '../errors.js';
+
+/** The full introspection query, with deprecated arguments and input fields and their reasons. */
+export const INTROSPECTION_QUERY = getIntrospectionQuery({
+  descriptions: true,
+  inputValueDeprecation: true,
+  specifiedByUrl: true,
+  directiveIsRepeatable: true,
+});
+
+/** For servers that predate the fields the full query asks for. */
+export const BASIC_INTROSPECTION_QUERY = getIntrospectionQuery({ descriptions: true });
+
+/** The introspection result within a GraphQL response, or undefined when there is none. */
+export function introspectionOf(result: Record<string, unknown>): IntrospectionQuery | undefined {
+  const data = result.data as { __schema?: unknown } | null | undefined;
+  return typeof data?.__schema === 'object' && data.__schema !== null
+    ? (data as IntrospectionQuery)
+    : undefined;
+}
+
+/** The endpoint's own error messages, for INTROSPECTION_FAILED. */
+export function errorMessages(result: Record<string, unknown>): string {
+  const errors = Array.isArray(result.errors) ? (result.errors as unknown[]) : [];
+  const messages = errors.map((error) =>
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === 'string'
+      ? (error as { message: string }).message
+      : JSON.stringify(error),
+  );
+  return messages.length > 0 ? messages.join('; ').slice(0, 1000) : 'no data and no errors';
+}
+
+/** The schema as SDL, leaving out deprecated fields, arguments, input fields and enum values unless asked. */
+export function printIntrospection(introspection: IntrospectionQuery, includeDeprecated: boolean): string {
+  try {
+    const schema = includeDeprecated ? introspection : withoutDeprecated(introspection);
+    return printSchema(buildClientSchema(schema));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ToolError(
+      'INVALID_RESPONSE',
+      `the introspection result cannot be read as a schema: ${message.slice(0, 300)}`,
+    );
+  }
+}
+
+type WithDeprecation = { readonly isDeprecated?: boolean };
+const current = <T extends WithDeprecation>(items: readonly T[] | null | undefined): T[] | undefined =>
+  items?.filter((item) => item.isDeprecated !== true);
+
+function withoutDeprecated(introspection: IntrospectionQuery): IntrospectionQuery {
+  const schema = introspection.__schema;
+  const types = schema.types.map((type): IntrospectionType => {
+    switch (type.kind) {
+      case 'OBJECT':
+      case 'INTERFACE':
+        return {
+          ...type,
+          fields: current(type.fields)!.map((field) => ({ ...field, args: current(field.args)! })),
+        } as IntrospectionType;
+      case 'INPUT_OBJECT':
+        return { ...type, inputFields: current(type.inputFields)! };
+      case 'ENUM':
+        return { ...type, enumValues: current(type.enumValues)! };
+      default:
+        return type;
+    }
+  });
+  const directives = schema.directives.map((directive) => ({ ...directive, args: current(directive.args)! }));
+  return { __schema: { ...schema, types, directives } };
+}

@@ -1,0 +1,63 @@
+// Header names are compared case-insensitively; values are secrets and appear in no message.
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// What fetch can put on the wire: no line breaks or other control characters, nothing above Latin-1.
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// fetch refuses these or silently overrides them; refusing them ourselves says so.
+const MANAGED = new Set(['host', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
+
+/** A header value as given in JSON: strings, and numbers or booleans turned into strings. */
+export function parseHeaderValue(value: unknown): string | { readonly invalid: string } {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  return { invalid: `must be a string, number or boolean, not ${kind}` };
+}
+
+/** An ordered set of headers, one per case-insensitive name. */
+export class HeaderSet {
+  readonly #entries = new Map<string, { readonly name: string; readonly value: string }>();
+
+  /** Adds or replaces a header; returns what is wrong with it instead, naming the header but not its value. */
+  trySet(name: string, value: string | { readonly invalid: string }): string | undefined {
+    if (!TOKEN.test(name))
+      return `header name ${JSON.stringify(name.slice(0, 60))} is not a valid HTTP header name`;
+    if (MANAGED.has(name.toLowerCase())) return `header ${name} cannot be set: the HTTP client manages it`;
+    if (typeof value !== 'string') return `header ${name} ${value.invalid}`;
+    if (!FIELD_VALUE.test(value)) {
+      return `header ${name} has a value with a line break, a control character or a character above U+00FF, which HTTP headers cannot carry`;
+    }
+    this.#entries.set(name.toLowerCase(), { name, value });
+    return undefined;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  has(name: string): boolean {
+    return this.#entries.has(name.toLowerCase());
+  }
+
+  /** Header names as given, for messages. */
+  names(): string[] {
+    return [...this.#entries.values()].map((entry) => entry.name);
+  }
+
+  /** The values, for redacting them from any text that leaves the process. */
+  values(): string[] {
+    return [...this.#entries.values()].map((entry) => entry.value);
+  }
+
+  entries(): Array<[string, string]> {
+    return [...this.#entries.values()].map(({ name, value }) => [name, value]);
+  }
+
+  /** A new set: this one's headers, then `other`'s replacing any of the same name. */
+  merge(other: HeaderSet): HeaderSet {
+    const merged = new HeaderSet();
+    for (const [key, entry] of this.#entries) merged.#entries.set(key, entry);
+    for (const [key, entry] of other.#entries) merged.#entries.set(key, entry);
+    return merged;
+  }
+}

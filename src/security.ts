@@ -1,0 +1,62 @@
+import type { Config } from './config.js';
+import { describeEndpoint } from './http/endpoint.js';
+import type { HeaderSet } from './http/headers.js';
+
+// The operator trusts the default endpoint's origin and the --allowedEndpoints entries; nothing else.
+// A prompt-injected model picks the per-call endpoint, so it must not be able to steer credentials away.
+
+/** Whether the model may call this endpoint at all. */
+export function isEndpointAllowed(config: Config, endpoint: URL): boolean {
+  return config.allowedEndpoints === undefined || isTrusted(config, endpoint);
+}
+
+/** Whether the startup headers may be sent to this endpoint. */
+export function isTrusted(config: Config, endpoint: URL): boolean {
+  if (endpoint.origin === config.endpoint.origin) return true;
+  return (config.allowedEndpoints ?? []).some((entry) => matchesEntry(entry, endpoint));
+}
+
+// An entry whose path ends with "/" covers every path below it; any other entry is one exact endpoint.
+function matchesEntry(entry: URL, endpoint: URL): boolean {
+  if (entry.origin !== endpoint.origin) return false;
+  return entry.pathname.endsWith('/')
+    ? endpoint.pathname.startsWith(entry.pathname)
+    : endpoint.pathname === entry.pathname;
+}
+
+/** The message of ENDPOINT_NOT_ALLOWED, listing what is allowed. */
+export function describeAllowed(config: Config): string {
+  const entries = [`${config.endpoint.origin}/ (the default endpoint's origin)`];
+  for (const entry of config.allowedEndpoints ?? []) entries.push(describeEndpoint(entry));
+  return entries.join(', ');
+}
+
+/** The headers for a request: the startup headers where trusted, then the call's, replacing by name. */
+export function headersFor(
+  config: Config,
+  endpoint: URL,
+  callHeaders: HeaderSet,
+): { headers: HeaderSet; notes: string[] } {
+  if (isTrusted(config, endpoint)) return { headers: config.headers.merge(callHeaders), notes: [] };
+  const withheld = config.headers.names().filter((name) => !callHeaders.has(name));
+  const notes =
+    withheld.length === 0
+      ? []
+      : [
+          `Note: the startup headers (${withheld.join(', ')}) were not sent to ${describeEndpoint(endpoint)}: ` +
+            `they go only to ${config.endpoint.origin}${config.allowedEndpoints ? ' and the --allowedEndpoints' : ''}. ` +
+            'Pass the credentials this endpoint needs in the headers input.',
+        ];
+  return { headers: callHeaders, notes };
+}
+
+/** Hides header values in text that quotes what an endpoint sent back (an error page may echo them). */
+export function redact(text: string, headers: readonly HeaderSet[]): string {
+  let redacted = text;
+  for (const set of headers) {
+    // Shorter values cannot be told from ordinary text, and would not be secrets.
+    for (const value of set.values())
+      if (value.length >= 4) redacted = redacted.split(value).join('[redacted]');
+  }
+  return redacted;
+}

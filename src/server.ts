@@ -1,0 +1,20 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Config } from './config.js';
+import { registerGraphQLIntrospect } from './tools/graphql-introspect.js';
+import { registerGraphQLQuery } from './tools/graphql-query.js';
+import { VERSION } from './version.js';
+
+const INSTRUCTIONS =
+  'Tools for a GraphQL API. Learn the schema with graphql_introspect, then run queries with graphql_query. ' +
+  'Results are GraphQL responses; failures start with an error code (e.g. COMPLEXITY_LIMIT) and say what to change.';
+
+/** An MCP server with both tools registered, not yet connected to a transport. */
+export function createServer(config: Config): McpServer {
+  const server = new McpServer(
+    { name: 'graphql-mcp', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  registerGraphQLQuery(server, config);
+  registerGraphQLIntrospect(server, config);
+  return server;
+}

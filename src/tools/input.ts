@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ToolError } from '../errors.js';
+import { parseEndpoint } from '../http/endpoint.js';
+import { HeaderSet, parseHeaderValue } from '../http/headers.js';
+
+/**
+ * The schema given to registerTool: it advertises `precise` as JSON Schema but accepts any object, so
+ * that the tool itself validates and can answer INVALID_INPUT in its own words instead of the SDK's.
+ */
+export function advertised(precise: z.ZodObject): z.ZodObject {
+  const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-7', io: 'input' });
+  return z.looseObject({}).meta(jsonSchema);
+}
+
+/** Validates a tool's arguments against its precise schema, or throws INVALID_INPUT naming each problem. */
+export function parseInput<S extends z.ZodObject>(precise: S, args: unknown): z.output<S> {
+  // Models often send null for an input they mean to leave out.
+  const given = Object.fromEntries(Object.entries(args ?? {}).filter(([, value]) => value !== null));
+  const result = precise.safeParse(given);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const known = Object.keys(precise.shape).join(', ');
+      return `unknown input ${issue.keys.map((key) => JSON.stringify(key.slice(0, 60))).join(', ')} (the inputs are ${known})`;
+    }
+    const name = issue.path.length > 0 ? issue.path.map(String).join('.') : 'arguments';
+    return `${name} ${issue.message}`;
+  });
+  throw new ToolError('INVALID_INPUT', problems.join('; '));
+}
+
+/** `endpoint`: an http(s) URL without user-info. */
+export const endpointInput = z
+  .string({ error: 'must be a string holding an http(s) URL' })
+  .describe('GraphQL endpoint URL; defaults to the one the server was started with');
+
+/** `headers`: an object of header names to values. */
+export const headersInput = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
+    error: 'must be an object of header names to string values',
+  })
+  .describe(
+    'HTTP headers for this request, e.g. {"Authorization": "Bearer …"}; replace startup headers of the same name',
+  );
+
+/** The endpoint to call: the input's, checked, or the startup default. */
+export function readEndpoint(given: string | undefined, fallback: URL): URL {
+  if (given === undefined) return fallback;
+  const parsed = parseEndpoint(given);
+  if (typeof parsed === 'string') throw new ToolError('INVALID_INPUT', `endpoint ${parsed}`);
+  return parsed;
+}
+
+/** The call's headers as a HeaderSet, or INVALID_INPUT naming the bad header (never its value). */
+export function readHeaders(given: Record<string, unknown> | undefined): HeaderSet {
+  const headers = new HeaderSet();
+  for (const [name, value] of Object.entries(given ?? {})) {
+    const problem = headers.trySet(name, parseHeaderValue(value));
+    if (problem !== undefined) throw new ToolError('INVALID_INPUT', `headers: ${problem}`);
+  }
+  return headers;
+}
