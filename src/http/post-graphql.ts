@@ -184,14 +184,16 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 function networkError(endpoint: URL, error: unknown): ToolError {
-  // fetch wraps the system error: walk the causes for its code.
+  // fetch wraps the system error: walk the causes for its code, else take the innermost message.
   let code: string | undefined;
+  let innermost = 'no response';
   for (let cause: unknown = error; cause instanceof Error && code === undefined; cause = cause.cause) {
     const candidate = (cause as { code?: unknown }).code;
     if (typeof candidate === 'string') code = candidate;
+    if (cause !== error) innermost = cause.message.slice(0, 100);
   }
-  const detail =
-    code === undefined ? 'no response' : `${code}${NETWORK_CODES[code] ? `: ${NETWORK_CODES[code]}` : ''}`;
+  const known = code === undefined ? undefined : NETWORK_CODES[code];
+  const detail = code === undefined ? innermost : known ? `${code}: ${known}` : code;
   return new ToolError('NETWORK_ERROR', `request to ${describeEndpoint(endpoint)} failed (${detail})`, {
     cause: error,
   });

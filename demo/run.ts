@@ -1,0 +1,84 @@
+// `npm run demo`: serves the embedded library API on 127.0.0.1, starts the built graphql-mcp against it
+// through the real MCP SDK client over stdio, as an MCP client would, and prints the session.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { serveGraphQL } from './graphql-server.ts';
+import { createLibraryApi } from './library-api.ts';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
+const indent = (text: string) => text.replace(/^/gm, '    ');
+
+const api = createLibraryApi();
+const graphqlServer = await serveGraphQL(api.schema, api.rootValue);
+const client = new Client({ name: 'graphql-mcp-demo', version: '1.0.0' });
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [cli, `--endpoint=${graphqlServer.url}`, '--headers={"Authorization":"Bearer demo-token"}'],
+  stderr: 'ignore',
+});
+
+let step = 0;
+async function show(title: string, name: string, args: Record<string, unknown>): Promise<void> {
+  console.log(`\n${bold(`${++step}. ${title}`)}`);
+  console.log(indent(`→ ${name} ${JSON.stringify(args)}`));
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const [first, ...notes] = result.content.map((item) =>
+    item.type === 'text' ? item.text : `[${item.type}]`,
+  );
+  // The server answers compact JSON for the model; the demo indents it for people.
+  let shown = first ?? '';
+  if (result.structuredContent) shown = JSON.stringify(result.structuredContent, null, 2);
+  console.log(indent(`← ${result.isError ? 'isError ' : ''}${shown}`));
+  for (const note of notes) console.log(indent(`← ${note}`));
+}
+
+try {
+  console.log(bold('graphql-mcp demo'));
+  console.log(
+    `The library API serves ${graphqlServer.url}; graphql-mcp runs as an MCP client would start it:`,
+  );
+  console.log(
+    indent(`node dist/cli.js --endpoint=${graphqlServer.url} --headers='{"Authorization":"Bearer …"}'`),
+  );
+  await client.connect(transport);
+
+  console.log(`\n${bold(`${++step}. tools/list`)}`);
+  const { tools } = await client.listTools();
+  for (const tool of tools) {
+    const inputs = Object.keys(tool.inputSchema.properties ?? {}).join(', ');
+    const hints = Object.entries(tool.annotations ?? {})
+      .filter(([key, value]) => key.endsWith('Hint') && value === true)
+      .map(([key]) => key.replace('Hint', ''))
+      .join(', ');
+    console.log(indent(`${tool.name}(${inputs})  [${hints}]\n  ${tool.description}`));
+  }
+
+  await show('The schema, introspected (deprecated fields left out)', 'graphql_introspect', {});
+  await show('A query with variables', 'graphql_query', {
+    query:
+      'query Books($genre: Genre, $first: Int) { books(genre: $genre, first: $first) { title year author { name } } }',
+    variables: { genre: 'FICTION', first: 2 },
+  });
+  const mutation =
+    'mutation { addReview(bookId: "b3", rating: 5, text: "Wonderful.") { id rating book { title } } }';
+  await show('A mutation, refused: the model did not allow it', 'graphql_query', { query: mutation });
+  await show('The same mutation with allowMutations: true', 'graphql_query', {
+    query: mutation,
+    allowMutations: true,
+  });
+  await show('A syntax error', 'graphql_query', { query: '{ books { title }' });
+  const aliases = Array.from({ length: 13 }, (_, i) => `shelf${i}: books { ...Card }`).join(' ');
+  await show('Too complex: more fields than --maxComplexity (100)', 'graphql_query', {
+    query: `{ ${aliases} } fragment Card on Book { title year genre isbn13 author { name born } }`,
+  });
+  console.log(
+    `\n${bold('Done.')} The endpoint saw ${graphqlServer.requests.length} requests; the refused calls never reached it.`,
+  );
+} finally {
+  await client.close();
+  await graphqlServer.close();
+}
