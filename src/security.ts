@@ -52,11 +52,13 @@ export function headersFor(
 
 /** Hides header values in text that quotes what an endpoint sent back (an error page may echo them). */
 export function redact(text: string, headers: readonly HeaderSet[]): string {
+  // Shorter values cannot be told from ordinary text, and would not be secrets. Longest first, so that a
+  // value holding another ("Bearer" and "Bearer sk-…") is hidden whole.
+  const values = headers
+    .flatMap((set) => set.values())
+    .filter((value) => value.length >= 4)
+    .sort((a, b) => b.length - a.length);
   let redacted = text;
-  for (const set of headers) {
-    // Shorter values cannot be told from ordinary text, and would not be secrets.
-    for (const value of set.values())
-      if (value.length >= 4) redacted = redacted.split(value).join('[redacted]');
-  }
+  for (const value of values) redacted = redacted.split(value).join('[redacted]');
   return redacted;
 }

@@ -38,12 +38,13 @@ export function analyseDocument(query: string): AnalysedDocument {
       }
       fragments.set(name, definition);
     } else {
+      const kind = definition.kind
+        .replace(/([A-Z])/g, ' $1')
+        .trim()
+        .toLowerCase();
       throw new ToolError(
         'INVALID_DOCUMENT',
-        `the document holds a ${definition.kind
-          .replace(/([A-Z])/g, ' $1')
-          .trim()
-          .toLowerCase()} at line ${lineOf(definition.loc?.startToken.line)}; only operations and fragments can be executed`,
+        `the document holds ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} at line ${lineOf(definition.loc?.startToken.line)}; only operations and fragments can be executed`,
       );
     }
   }
@@ -57,7 +58,7 @@ function parseQuery(query: string): DocumentNode {
   } catch (error) {
     if (error instanceof GraphQLError) {
       const message = error.message.replace(/^Syntax Error: /, '');
-      if (/more th[ae]n \d+ tokens/.test(message)) {
+      if (/more th\w+ \d+ tokens/.test(message)) {
         throw new ToolError(
           'SYNTAX_ERROR',
           `the document has more than ${MAX_TOKENS} tokens, the most this server parses; send a smaller query`,

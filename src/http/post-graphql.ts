@@ -96,7 +96,7 @@ async function fetchFollowingRedirects(request: GraphQLRequest, signal: AbortSig
         `HTTP ${response.status} from ${describeEndpoint(url)} redirects to ${describeEndpoint(target)}, another origin; not followed (call that endpoint directly if it is the right one)`,
       );
     }
-    if (hop + 1 >= MAX_REDIRECTS) {
+    if (hop >= MAX_REDIRECTS) {
       throw new ToolError(
         'HTTP_ERROR',
         `more than ${MAX_REDIRECTS} redirects from ${describeEndpoint(request.endpoint)}; not followed`,

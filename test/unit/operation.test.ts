@@ -1,0 +1,387 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ToolError, type ErrorCode } from '../../src/errors.ts';
+import {
+  analyseDocument,
+  containsMutation,
+  MAX_TOKENS,
+  selectOperation,
+} from '../../src/graphql/operation.ts';
+
+/** The ToolError that `run` throws, after checking its code. */
+function toolError(run: () => unknown, code: ErrorCode): ToolError {
+  let caught: unknown;
+  try {
+    run();
+  } catch (error) {
+    caught = error;
+  }
+  assert.ok(caught instanceof ToolError, `expected a ToolError, got ${String(caught)}`);
+  assert.equal(caught.code, code, caught.message);
+  return caught;
+}
+
+function select(query: string, operationName?: string) {
+  return selectOperation(analyseDocument(query), operationName);
+}
+
+/** `fragment F0 on Q { ...F1 }` … a chain of `length` fragments; the last selects `a`, or spreads `cycleTo`. */
+function fragmentChain(length: number, cycleTo?: number): string {
+  const parts = ['{ ...F0 }'];
+  for (let i = 0; i < length - 1; i++) parts.push(`fragment F${i} on Q { ...F${i + 1} }`);
+  parts.push(`fragment F${length - 1} on Q { ${cycleTo === undefined ? 'a' : `...F${cycleTo}`} }`);
+  return parts.join('\n');
+}
+
+describe('analyseDocument syntax', () => {
+  test('a document that parses gives its operations and fragments', () => {
+    const analysed = analyseDocument('query A { a { ...F } } query B { b } fragment F on T { x }');
+    assert.deepEqual(
+      analysed.operations.map((op) => op.name?.value),
+      ['A', 'B'],
+    );
+    assert.deepEqual([...analysed.fragments.keys()], ['F']);
+    assert.equal(analysed.document.definitions.length, 3);
+  });
+
+  test('a document that does not parse is a SYNTAX_ERROR with line and column', () => {
+    const error = toolError(() => analyseDocument('query {\n  user(\n}'), 'SYNTAX_ERROR');
+    assert.match(error.message, /line 3, column 1/);
+    assert.match(error.message, /Expected Name/);
+  });
+
+  test('the SYNTAX_ERROR message drops the parser\'s "Syntax Error:" prefix', () => {
+    const error = toolError(() => analyseDocument('{ a '), 'SYNTAX_ERROR');
+    assert.doesNotMatch(error.message, /^Syntax Error/);
+  });
+
+  test('an unterminated string is a SYNTAX_ERROR with line and column', () => {
+    const error = toolError(() => analyseDocument('{\n  a(text: "open)\n}'), 'SYNTAX_ERROR');
+    assert.match(error.message, /line 2, column \d+/);
+  });
+
+  test('an empty document is a SYNTAX_ERROR', () => {
+    toolError(() => analyseDocument(''), 'SYNTAX_ERROR');
+  });
+
+  test('a document of only a comment is a SYNTAX_ERROR', () => {
+    toolError(() => analyseDocument('# just a comment'), 'SYNTAX_ERROR');
+  });
+
+  test('a document of exactly the token limit parses', () => {
+    // `{`, `}` and MAX_TOKENS - 2 field names.
+    const query = `{ ${'a '.repeat(MAX_TOKENS - 2)}}`;
+    assert.equal(analyseDocument(query).operations.length, 1);
+  });
+
+  test('a document over the token limit is a SYNTAX_ERROR naming the limit', () => {
+    const query = `{ ${'a '.repeat(MAX_TOKENS)}}`;
+    const error = toolError(() => analyseDocument(query), 'SYNTAX_ERROR');
+    assert.match(error.message, new RegExp(`${MAX_TOKENS} tokens`));
+  });
+
+  test('100,000 opening braces are a SYNTAX_ERROR, not a crash', () => {
+    toolError(() => analyseDocument('{'.repeat(100_000) + '}'.repeat(100_000)), 'SYNTAX_ERROR');
+  });
+
+  test('fields nested 100,000 levels deep are a SYNTAX_ERROR, not a crash', () => {
+    toolError(() => analyseDocument('{a'.repeat(100_000) + '}'.repeat(100_000)), 'SYNTAX_ERROR');
+  });
+
+  test('fields nested 3,000 levels deep, under the token limit, are a SYNTAX_ERROR, not a crash', () => {
+    toolError(() => analyseDocument('{a'.repeat(3_000) + '}'.repeat(3_000)), 'SYNTAX_ERROR');
+  });
+
+  test('fields nested 500 levels deep parse', () => {
+    assert.equal(analyseDocument('{a'.repeat(500) + '}'.repeat(500)).operations.length, 1);
+  });
+});
+
+describe('analyseDocument fragments', () => {
+  test('a spread of an undefined fragment in the operation is INVALID_DOCUMENT naming it', () => {
+    const error = toolError(() => analyseDocument('{ user { ...Missing } }'), 'INVALID_DOCUMENT');
+    assert.match(error.message, /Missing/);
+  });
+
+  test('a spread of an undefined fragment deep inside fields is INVALID_DOCUMENT', () => {
+    const error = toolError(() => analyseDocument('{ a { b { c { ...Deep } } } }'), 'INVALID_DOCUMENT');
+    assert.match(error.message, /Deep/);
+  });
+
+  test('a spread of an undefined fragment inside an inline fragment is INVALID_DOCUMENT', () => {
+    const error = toolError(
+      () => analyseDocument('{ node { ... on User { ...Gone } } }'),
+      'INVALID_DOCUMENT',
+    );
+    assert.match(error.message, /Gone/);
+  });
+
+  test('a spread of an undefined fragment inside a used fragment is INVALID_DOCUMENT', () => {
+    const error = toolError(
+      () => analyseDocument('{ user { ...F } } fragment F on User { friends { ...Missing } }'),
+      'INVALID_DOCUMENT',
+    );
+    assert.match(error.message, /Missing/);
+  });
+
+  test('a spread of an undefined fragment inside an unused fragment is INVALID_DOCUMENT', () => {
+    const error = toolError(
+      () => analyseDocument('{ user { id } } fragment Unused on User { ...Missing }'),
+      'INVALID_DOCUMENT',
+    );
+    assert.match(error.message, /Missing/);
+  });
+
+  test('a spread of an undefined fragment in an operation that is not run is INVALID_DOCUMENT', () => {
+    toolError(() => analyseDocument('query A { a } query B { ...Missing }'), 'INVALID_DOCUMENT');
+  });
+
+  test('a fragment that spreads itself is INVALID_DOCUMENT', () => {
+    const error = toolError(
+      () => analyseDocument('{ user { ...Self } } fragment Self on User { id ...Self }'),
+      'INVALID_DOCUMENT',
+    );
+    assert.match(error.message, /cycle/);
+    assert.match(error.message, /Self/);
+  });
+
+  test('an unused fragment that spreads itself is INVALID_DOCUMENT', () => {
+    toolError(
+      () => analyseDocument('{ user { id } } fragment Self on User { friends { ...Self } }'),
+      'INVALID_DOCUMENT',
+    );
+  });
+
+  test('two fragments spreading each other are INVALID_DOCUMENT naming both', () => {
+    const error = toolError(
+      () => analyseDocument('{ ...A } fragment A on Q { a ...B } fragment B on Q { b { ...A } }'),
+      'INVALID_DOCUMENT',
+    );
+    assert.match(error.message, /cycle/);
+    assert.match(error.message, /A → B → A|B → A → B/);
+  });
+
+  test('a cycle reached through an inline fragment is INVALID_DOCUMENT', () => {
+    toolError(
+      () => analyseDocument('{ ...A } fragment A on Q { ... on Q { ...B } } fragment B on Q { ...A }'),
+      'INVALID_DOCUMENT',
+    );
+  });
+
+  test('a fragment spread twice without a cycle is fine', () => {
+    const analysed = analyseDocument('{ a { ...F } b { ...F } } fragment F on T { x }');
+    assert.equal(analysed.fragments.size, 1);
+  });
+
+  test('a diamond of fragments is not a cycle', () => {
+    const analysed = analyseDocument(
+      '{ ...A } fragment A on Q { ...B ...C } fragment B on Q { ...D } fragment C on Q { ...D } fragment D on Q { d }',
+    );
+    assert.equal(analysed.fragments.size, 4);
+  });
+
+  test('a fragment defined after its use is fine', () => {
+    assert.equal(analyseDocument('{ ...Later } fragment Later on Q { a }').fragments.size, 1);
+  });
+
+  test('a chain of 1,800 fragments, the most the token limit lets through, is analysed', () => {
+    const analysed = analyseDocument(fragmentChain(1_800));
+    assert.equal(analysed.fragments.size, 1_800);
+  });
+
+  test('a chain of 1,800 fragments whose last spreads the first is INVALID_DOCUMENT', () => {
+    toolError(() => analyseDocument(fragmentChain(1_800, 0)), 'INVALID_DOCUMENT');
+  });
+
+  test('a chain of 5,000 fragments ends in a ToolError, not a stack overflow', () => {
+    // Over the token limit, so refused before analysis; what matters is that nothing crashes.
+    toolError(() => analyseDocument(fragmentChain(5_000, 0)), 'SYNTAX_ERROR');
+  });
+});
+
+describe('analyseDocument definitions', () => {
+  test('two operations with the same name are INVALID_DOCUMENT naming it', () => {
+    const error = toolError(() => analyseDocument('query Same { a } query Same { b }'), 'INVALID_DOCUMENT');
+    assert.match(error.message, /"Same"/);
+  });
+
+  test('a query and a mutation with the same name are INVALID_DOCUMENT', () => {
+    toolError(() => analyseDocument('query Same { a } mutation Same { b }'), 'INVALID_DOCUMENT');
+  });
+
+  test('two fragments with the same name are INVALID_DOCUMENT naming it', () => {
+    const error = toolError(
+      () => analyseDocument('{ ...F } fragment F on Q { a } fragment F on Q { b }'),
+      'INVALID_DOCUMENT',
+    );
+    assert.match(error.message, /"F"/);
+  });
+
+  const typeSystem: Array<[string, string]> = [
+    ['a type definition', 'type Query { a: Int }'],
+    ['a schema definition', 'schema { query: Query }'],
+    ['a type extension next to an operation', '{ a } extend type Query { b: Int }'],
+    ['a directive definition', 'directive @cost(value: Int) on FIELD_DEFINITION'],
+    ['a scalar definition next to an operation', '{ a } scalar Date'],
+    ['an input definition', 'input Filter { name: String }'],
+  ];
+  for (const [what, query] of typeSystem) {
+    test(`${what} is INVALID_DOCUMENT`, () => {
+      const error = toolError(() => analyseDocument(query), 'INVALID_DOCUMENT');
+      assert.match(error.message, /only operations and fragments/);
+    });
+  }
+
+  test('a type-system definition on line 3 is reported on line 3', () => {
+    const error = toolError(() => analyseDocument('{ a }\n\ntype Extra { b: Int }'), 'INVALID_DOCUMENT');
+    assert.match(error.message, /line 3/);
+  });
+});
+
+describe('selectOperation', () => {
+  test('the only operation is selected without an operationName', () => {
+    assert.equal(select('query Only { a }').name?.value, 'Only');
+  });
+
+  test('the only anonymous operation is selected without an operationName', () => {
+    const operation = select('{ a }');
+    assert.equal(operation.name, undefined);
+    assert.equal(operation.operation, 'query');
+  });
+
+  test('the only operation is selected by its name', () => {
+    assert.equal(select('query Only { a }', 'Only').name?.value, 'Only');
+  });
+
+  test('the named operation is selected among several', () => {
+    const operation = select('query A { a } mutation B { b } query C { c }', 'B');
+    assert.equal(operation.name?.value, 'B');
+    assert.equal(operation.operation, 'mutation');
+  });
+
+  test('a subscription is selected like any other operation', () => {
+    assert.equal(select('subscription S { event }').operation, 'subscription');
+  });
+
+  test('fragments are not counted as operations', () => {
+    assert.equal(select('query A { ...F } fragment F on Q { a }').name?.value, 'A');
+  });
+
+  test('several operations without an operationName are OPERATION_NOT_FOUND listing their names', () => {
+    const error = toolError(() => select('query First { a } query Second { b }'), 'OPERATION_NOT_FOUND');
+    assert.match(error.message, /"First"/);
+    assert.match(error.message, /"Second"/);
+    assert.match(error.message, /operationName/);
+  });
+
+  test('an operationName that matches none is OPERATION_NOT_FOUND naming it and listing those present', () => {
+    const error = toolError(
+      () => select('query First { a } query Second { b }', 'Third'),
+      'OPERATION_NOT_FOUND',
+    );
+    assert.match(error.message, /"Third"/);
+    assert.match(error.message, /"First"/);
+    assert.match(error.message, /"Second"/);
+  });
+
+  test('an operationName for a document holding one anonymous operation is OPERATION_NOT_FOUND', () => {
+    const error = toolError(() => select('{ a }', 'Named'), 'OPERATION_NOT_FOUND');
+    assert.match(error.message, /"Named"/);
+    assert.match(error.message, /anonymous/);
+  });
+
+  test('an operationName that matches only a fragment is OPERATION_NOT_FOUND', () => {
+    toolError(() => select('query A { ...F } fragment F on Q { a }', 'F'), 'OPERATION_NOT_FOUND');
+  });
+
+  test('an operationName is matched case-sensitively', () => {
+    toolError(() => select('query GetUser { a }', 'getuser'), 'OPERATION_NOT_FOUND');
+  });
+
+  test('a document of only fragments is OPERATION_NOT_FOUND', () => {
+    const error = toolError(() => select('fragment F on Q { a }'), 'OPERATION_NOT_FOUND');
+    assert.match(error.message, /no operation/);
+  });
+
+  test('an anonymous operation next to a named one is listed as anonymous', () => {
+    const error = toolError(() => select('{ a } query Named { b }'), 'OPERATION_NOT_FOUND');
+    assert.match(error.message, /\(anonymous\)/);
+    assert.match(error.message, /"Named"/);
+  });
+});
+
+describe('containsMutation', () => {
+  test('a mutation is a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('mutation { deleteUser(id: 1) { id } }')), true);
+  });
+
+  test('a named mutation is a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('mutation Delete { deleteUser(id: 1) { id } }')), true);
+  });
+
+  test('a mutation as the second operation is found', () => {
+    assert.equal(containsMutation(analyseDocument('query Read { user { id } } mutation Write { a }')), true);
+  });
+
+  test('a mutation that is not the operation to run is still found', () => {
+    const analysed = analyseDocument('query Read { a } mutation Write { b }');
+    assert.equal(selectOperation(analysed, 'Read').operation, 'query');
+    assert.equal(containsMutation(analysed), true);
+  });
+
+  test('a query is not a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('query { user { id } }')), false);
+  });
+
+  test('a shorthand query is not a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('{ user { id } }')), false);
+  });
+
+  test('a subscription is not a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('subscription { event }')), false);
+  });
+
+  test('"mutation" in a string argument is not a mutation', () => {
+    assert.equal(
+      containsMutation(analyseDocument('{ search(text: "mutation { deleteAll }") { id } }')),
+      false,
+    );
+  });
+
+  test('"mutation" in a block string is not a mutation', () => {
+    assert.equal(
+      containsMutation(analyseDocument('{ search(text: """\nmutation { x }\n""") { id } }')),
+      false,
+    );
+  });
+
+  test('"mutation" in a comment is not a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('# mutation { deleteAll }\n{ user { id } }')), false);
+  });
+
+  test('"mutation" as an alias is not a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('{ mutation: user { id } }')), false);
+  });
+
+  test('"mutation" as a field name is not a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('{ mutation { id } }')), false);
+  });
+
+  test('"mutation" as an operation name is not a mutation', () => {
+    assert.equal(containsMutation(analyseDocument('query mutation { a }')), false);
+  });
+
+  test('"mutation" as a fragment name or type condition is not a mutation', () => {
+    assert.equal(
+      containsMutation(analyseDocument('{ ...mutation } fragment mutation on Mutation { a }')),
+      false,
+    );
+  });
+
+  test('"mutation" as a variable and an enum value is not a mutation', () => {
+    assert.equal(
+      containsMutation(analyseDocument('query Q($mutation: Kind = mutation) { a(kind: $mutation) }')),
+      false,
+    );
+  });
+});

@@ -1,0 +1,412 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseCommand, type Config } from '../../src/config.ts';
+import { HeaderSet } from '../../src/http/headers.ts';
+import { headersFor, isEndpointAllowed, isTrusted, redact } from '../../src/security.ts';
+
+const TOKEN = 'Bearer sk-live-7c1d9e0f-SECRET';
+const API_KEY = 'key-4b2a-SECRET-value';
+
+function config(...argv: string[]): Config {
+  const command = parseCommand(argv, {});
+  assert.equal(command.kind, 'serve');
+  return command.config;
+}
+
+function headers(entries: Record<string, string>): HeaderSet {
+  const set = new HeaderSet();
+  for (const [name, value] of Object.entries(entries)) assert.equal(set.trySet(name, value), undefined);
+  return set;
+}
+
+const DEFAULT = '--endpoint=https://api.example.com/graphql';
+const STARTUP_HEADERS = `--headers=${JSON.stringify({ Authorization: TOKEN, 'X-Api-Key': API_KEY })}`;
+
+describe('isEndpointAllowed without --allowedEndpoints', () => {
+  const open = config(DEFAULT);
+
+  test('the default endpoint is allowed', () => {
+    assert.equal(isEndpointAllowed(open, new URL('https://api.example.com/graphql')), true);
+  });
+
+  test('an endpoint on another origin is allowed', () => {
+    assert.equal(isEndpointAllowed(open, new URL('https://elsewhere.example.org/graphql')), true);
+  });
+
+  test('an http endpoint on another origin is allowed', () => {
+    assert.equal(isEndpointAllowed(open, new URL('http://127.0.0.1:9999/graphql')), true);
+  });
+});
+
+describe('isEndpointAllowed with --allowedEndpoints', () => {
+  const exact = config(DEFAULT, '--allowedEndpoints=https://other.example.com/graphql');
+  const prefix = config(DEFAULT, '--allowedEndpoints=https://other.example.com/api/');
+  const bareOrigin = config(DEFAULT, '--allowedEndpoints=https://other.example.com');
+  const allowed = (cfg: Config, url: string) => isEndpointAllowed(cfg, new URL(url));
+
+  test('the default endpoint is allowed', () => {
+    assert.equal(allowed(exact, 'https://api.example.com/graphql'), true);
+  });
+
+  test("any path on the default endpoint's origin is allowed", () => {
+    assert.equal(allowed(exact, 'https://api.example.com/v2/other'), true);
+  });
+
+  test("the default endpoint's host on another scheme is not allowed", () => {
+    assert.equal(allowed(exact, 'http://api.example.com/graphql'), false);
+  });
+
+  test("the default endpoint's host on another port is not allowed", () => {
+    assert.equal(allowed(exact, 'https://api.example.com:8443/graphql'), false);
+  });
+
+  test("the default endpoint's host with its default port written out is allowed", () => {
+    assert.equal(allowed(exact, 'https://api.example.com:443/graphql'), true);
+  });
+
+  test("a subdomain of the default endpoint's host is not allowed", () => {
+    assert.equal(allowed(exact, 'https://evil.api.example.com/graphql'), false);
+  });
+
+  test('a listed entry without a trailing slash allows that exact endpoint', () => {
+    assert.equal(allowed(exact, 'https://other.example.com/graphql'), true);
+  });
+
+  test('a listed entry is matched whatever the case of the host', () => {
+    assert.equal(allowed(exact, 'https://OTHER.Example.COM/graphql'), true);
+  });
+
+  test('a listed entry without a trailing slash does not allow a path below it', () => {
+    assert.equal(allowed(exact, 'https://other.example.com/graphql/admin'), false);
+  });
+
+  test('a listed entry without a trailing slash does not allow the same path with a slash', () => {
+    assert.equal(allowed(exact, 'https://other.example.com/graphql/'), false);
+  });
+
+  test('a listed entry without a trailing slash does not allow a longer name', () => {
+    assert.equal(allowed(exact, 'https://other.example.com/graphqlx'), false);
+  });
+
+  test('a listed entry without a trailing slash does not allow another path on its origin', () => {
+    assert.equal(allowed(exact, 'https://other.example.com/'), false);
+  });
+
+  test("a listed entry's path on another origin is not allowed", () => {
+    assert.equal(allowed(exact, 'https://attacker.example.net/graphql'), false);
+  });
+
+  test("a listed entry's host on another scheme is not allowed", () => {
+    assert.equal(allowed(exact, 'http://other.example.com/graphql'), false);
+  });
+
+  test("a listed entry's host on another port is not allowed", () => {
+    assert.equal(allowed(exact, 'https://other.example.com:444/graphql'), false);
+  });
+
+  test('the query string of the endpoint is ignored', () => {
+    assert.equal(allowed(exact, 'https://other.example.com/graphql?tenant=1'), true);
+  });
+
+  test('the query string of the entry is ignored', () => {
+    const cfg = config(DEFAULT, '--allowedEndpoints=https://other.example.com/graphql?tenant=1');
+    assert.equal(allowed(cfg, 'https://other.example.com/graphql'), true);
+    assert.equal(allowed(cfg, 'https://other.example.com/graphql?tenant=2'), true);
+  });
+
+  test('a listed entry ending with a slash allows every path below it', () => {
+    assert.equal(allowed(prefix, 'https://other.example.com/api/graphql'), true);
+    assert.equal(allowed(prefix, 'https://other.example.com/api/v1/graphql'), true);
+  });
+
+  test('a listed entry ending with a slash allows itself', () => {
+    assert.equal(allowed(prefix, 'https://other.example.com/api/'), true);
+  });
+
+  test('a listed entry ending with a slash does not allow its path without the slash', () => {
+    assert.equal(allowed(prefix, 'https://other.example.com/api'), false);
+  });
+
+  test('a listed entry ending with a slash does not allow a sibling that shares its prefix', () => {
+    assert.equal(allowed(prefix, 'https://other.example.com/apix/graphql'), false);
+  });
+
+  test('a listed entry ending with a slash does not allow a path above it', () => {
+    assert.equal(allowed(prefix, 'https://other.example.com/graphql'), false);
+  });
+
+  test('a listed entry ending with a slash does not allow its path on another origin', () => {
+    assert.equal(allowed(prefix, 'https://other.example.com:8080/api/graphql'), false);
+  });
+
+  test('a bare origin allows every path of that origin', () => {
+    assert.equal(allowed(bareOrigin, 'https://other.example.com/graphql'), true);
+    assert.equal(allowed(bareOrigin, 'https://other.example.com/'), true);
+    assert.equal(allowed(bareOrigin, 'https://other.example.com/deep/path'), true);
+  });
+
+  test('a bare origin does not allow another scheme on its host', () => {
+    assert.equal(allowed(bareOrigin, 'http://other.example.com/graphql'), false);
+  });
+
+  test('any of several entries allows', () => {
+    const cfg = config(DEFAULT, '--allowedEndpoints=https://a.example.com/graphql,https://b.example.com/');
+    assert.equal(allowed(cfg, 'https://a.example.com/graphql'), true);
+    assert.equal(allowed(cfg, 'https://b.example.com/anything'), true);
+    assert.equal(allowed(cfg, 'https://c.example.com/graphql'), false);
+  });
+
+  test('an entry on an http loopback port allows only that port', () => {
+    const cfg = config(DEFAULT, '--allowedEndpoints=http://127.0.0.1:4000/');
+    assert.equal(allowed(cfg, 'http://127.0.0.1:4000/graphql'), true);
+    assert.equal(allowed(cfg, 'http://127.0.0.1:4001/graphql'), false);
+    assert.equal(allowed(cfg, 'http://localhost:4000/graphql'), false);
+  });
+});
+
+describe('isTrusted', () => {
+  test("the default endpoint's origin is trusted without --allowedEndpoints", () => {
+    assert.equal(isTrusted(config(DEFAULT), new URL('https://api.example.com/other')), true);
+  });
+
+  test('another origin is not trusted without --allowedEndpoints', () => {
+    assert.equal(isTrusted(config(DEFAULT), new URL('https://elsewhere.example.org/graphql')), false);
+  });
+
+  test("another port of the default endpoint's host is not trusted", () => {
+    assert.equal(isTrusted(config(DEFAULT), new URL('https://api.example.com:8443/graphql')), false);
+  });
+
+  test("another scheme of the default endpoint's host is not trusted", () => {
+    assert.equal(isTrusted(config(DEFAULT), new URL('http://api.example.com/graphql')), false);
+  });
+
+  test('the default endpoint of the default config is trusted', () => {
+    assert.equal(isTrusted(config(), new URL('http://localhost:4000/graphql')), true);
+  });
+
+  test('a listed endpoint is trusted', () => {
+    const cfg = config(DEFAULT, '--allowedEndpoints=https://other.example.com/graphql');
+    assert.equal(isTrusted(cfg, new URL('https://other.example.com/graphql')), true);
+  });
+
+  test("an unlisted path on a listed endpoint's origin is not trusted", () => {
+    const cfg = config(DEFAULT, '--allowedEndpoints=https://other.example.com/graphql');
+    assert.equal(isTrusted(cfg, new URL('https://other.example.com/collect')), false);
+  });
+});
+
+describe('headersFor', () => {
+  test('a trusted endpoint gets the startup headers and no note', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { headers: sent, notes } = headersFor(
+      cfg,
+      new URL('https://api.example.com/graphql'),
+      new HeaderSet(),
+    );
+    assert.deepEqual(sent.entries(), [
+      ['Authorization', TOKEN],
+      ['X-Api-Key', API_KEY],
+    ]);
+    assert.deepEqual(notes, []);
+  });
+
+  test('a listed endpoint gets the startup headers and no note', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS, '--allowedEndpoints=https://other.example.com/');
+    const { headers: sent, notes } = headersFor(
+      cfg,
+      new URL('https://other.example.com/graphql'),
+      new HeaderSet(),
+    );
+    assert.equal(sent.size, 2);
+    assert.deepEqual(notes, []);
+  });
+
+  test('on a trusted endpoint a call header replaces the startup header of the same name, whatever its case', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { headers: sent } = headersFor(
+      cfg,
+      new URL('https://api.example.com/graphql'),
+      headers({ authorization: 'Bearer call-token', 'X-Extra': 'e' }),
+    );
+    const byName = new Map(sent.entries().map(([name, value]) => [name.toLowerCase(), value]));
+    assert.equal(sent.size, 3);
+    assert.equal(byName.get('authorization'), 'Bearer call-token');
+    assert.equal(byName.get('x-api-key'), API_KEY);
+    assert.equal(byName.get('x-extra'), 'e');
+  });
+
+  test('MUST NOT send the startup headers to an endpoint on another origin', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { headers: sent } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql'),
+      new HeaderSet(),
+    );
+    assert.equal(sent.size, 0);
+  });
+
+  test('MUST NOT send the startup headers to another port of the default host', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { headers: sent } = headersFor(
+      cfg,
+      new URL('https://api.example.com:8443/graphql'),
+      new HeaderSet(),
+    );
+    assert.equal(sent.size, 0);
+  });
+
+  test('an untrusted endpoint gets the call headers only', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { headers: sent } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql'),
+      headers({ 'X-Call': 'c' }),
+    );
+    assert.deepEqual(sent.entries(), [['X-Call', 'c']]);
+  });
+
+  test('a withheld startup header gives one note naming the header and the endpoint', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { notes } = headersFor(cfg, new URL('https://attacker.example.net/graphql'), new HeaderSet());
+    assert.equal(notes.length, 1);
+    assert.match(notes[0]!, /Authorization/);
+    assert.match(notes[0]!, /X-Api-Key/);
+    assert.match(notes[0]!, /https:\/\/attacker\.example\.net\/graphql/);
+  });
+
+  test('the withheld-headers note never holds a header value', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { notes } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql'),
+      headers({ 'X-Call': 'call-SECRET-value' }),
+    );
+    assert.equal(notes.length, 1);
+    assert.doesNotMatch(notes[0]!, /SECRET/);
+  });
+
+  test("the withheld-headers note does not name the endpoint's query string", () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { notes } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql?token=query-SECRET'),
+      new HeaderSet(),
+    );
+    assert.equal(notes.length, 1);
+    assert.doesNotMatch(notes[0]!, /SECRET/);
+  });
+
+  test('no note when there are no startup headers', () => {
+    const cfg = config(DEFAULT);
+    const { notes } = headersFor(cfg, new URL('https://attacker.example.net/graphql'), new HeaderSet());
+    assert.deepEqual(notes, []);
+  });
+
+  test('no note when every startup header is replaced by a call header of the same name', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { headers: sent, notes } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql'),
+      headers({ Authorization: 'Bearer theirs', 'X-Api-Key': 'their-key' }),
+    );
+    assert.deepEqual(notes, []);
+    assert.deepEqual(sent.entries(), [
+      ['Authorization', 'Bearer theirs'],
+      ['X-Api-Key', 'their-key'],
+    ]);
+  });
+
+  test('a call header replaces a startup header of the same name in another case', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { notes } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql'),
+      headers({ AUTHORIZATION: 'Bearer theirs', 'x-api-key': 'their-key' }),
+    );
+    assert.deepEqual(notes, []);
+  });
+
+  test('a note names only the startup headers that were not replaced', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { notes } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql'),
+      headers({ authorization: 'Bearer theirs' }),
+    );
+    assert.equal(notes.length, 1);
+    assert.match(notes[0]!, /X-Api-Key/);
+    assert.doesNotMatch(notes[0]!, /Authorization/);
+  });
+
+  test('a call header of another name does not stop the note', () => {
+    const cfg = config(DEFAULT, '--headers={"Authorization":"Bearer mine"}');
+    const { notes } = headersFor(
+      cfg,
+      new URL('https://attacker.example.net/graphql'),
+      headers({ 'X-Other': 'x' }),
+    );
+    assert.equal(notes.length, 1);
+  });
+
+  test('no note for an endpoint on the default origin', () => {
+    const cfg = config(DEFAULT, STARTUP_HEADERS);
+    const { notes } = headersFor(cfg, new URL('https://api.example.com/elsewhere'), new HeaderSet());
+    assert.deepEqual(notes, []);
+  });
+});
+
+describe('redact', () => {
+  const startup = headers({ Authorization: TOKEN, 'X-Api-Key': API_KEY });
+
+  test('a header value in a text is hidden', () => {
+    const text = redact(`401: invalid credentials ${TOKEN}`, [startup]);
+    assert.ok(!text.includes(TOKEN));
+    assert.match(text, /\[redacted\]/);
+    assert.match(text, /^401: invalid credentials /);
+  });
+
+  test('every occurrence of a header value is hidden', () => {
+    const text = redact(`${API_KEY} and again ${API_KEY}`, [startup]);
+    assert.ok(!text.includes(API_KEY));
+    assert.equal(text, '[redacted] and again [redacted]');
+  });
+
+  test('values of every header set are hidden', () => {
+    const call = headers({ 'X-Call-Token': 'call-token-9911' });
+    const text = redact(`echo: ${TOKEN} / call-token-9911 / ${API_KEY}`, [startup, call]);
+    assert.ok(!text.includes(TOKEN));
+    assert.ok(!text.includes(API_KEY));
+    assert.ok(!text.includes('call-token-9911'));
+  });
+
+  test('a value inside JSON is hidden', () => {
+    const text = redact(JSON.stringify({ received: { authorization: TOKEN } }), [startup]);
+    assert.ok(!text.includes(TOKEN));
+  });
+
+  test("a value that starts with another header's value is hidden whole", () => {
+    // Replacing the shorter value first would leave the rest of the token in the text.
+    const set = headers({ 'X-Auth-Scheme': 'Bearer', Authorization: TOKEN });
+    const text = redact(`rejected: ${TOKEN}`, [set]);
+    assert.ok(!text.includes('sk-live-7c1d9e0f-SECRET'), text);
+  });
+
+  test("a call header value that starts with a startup header's value is hidden whole", () => {
+    const call = headers({ Authorization: `${API_KEY}-extended` });
+    const text = redact(`rejected: ${API_KEY}-extended`, [startup, call]);
+    assert.equal(text, 'rejected: [redacted]');
+  });
+
+  test('a text without header values is unchanged', () => {
+    assert.equal(redact('Internal Server Error', [startup]), 'Internal Server Error');
+  });
+
+  test('no header sets leave the text unchanged', () => {
+    assert.equal(redact(`x ${TOKEN}`, []), `x ${TOKEN}`);
+  });
+
+  test('header names are not hidden', () => {
+    assert.equal(redact('missing Authorization header', [startup]), 'missing Authorization header');
+  });
+});
