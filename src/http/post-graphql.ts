@@ -116,13 +116,25 @@ async function readBody(response: Response, maxBytes: number): Promise<string> {
   if (response.body === null) return '';
   const chunks: Uint8Array[] = [];
   let received = 0;
-  for await (const chunk of response.body) {
-    received += chunk.byteLength;
-    if (received > maxBytes) {
-      // Leaving the loop early cancels the stream, which closes the connection.
-      throw tooLarge(maxBytes);
+  try {
+    for await (const chunk of response.body) {
+      received += chunk.byteLength;
+      if (received > maxBytes) {
+        // Leaving the loop early cancels the stream, which closes the connection.
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (error) {
+    // A body that claims gzip or br but does not decode was still an answer: a bad one, not a network failure.
+    if (causeCode(error)?.match(/^(Z_|ERR_BROTLI|ERR__ERROR)/)) {
+      const encoding = response.headers.get('content-encoding');
+      throw new ToolError(
+        'INVALID_RESPONSE',
+        `HTTP ${response.status} with content encoding ${encoding} whose body does not decode (${causeCode(error)})`,
+      );
+    }
+    throw error;
   }
   return new TextDecoder().decode(Buffer.concat(chunks, received));
 }
@@ -159,11 +171,13 @@ function classify(response: Response, text: string): GraphQLResponse {
 
 function isGraphQLResponse(value: unknown): value is Record<string, unknown> {
   if (!isObject(value)) return false;
-  const { data, errors } = value;
+  const { data, errors, extensions } = value;
+  // Some servers write every member out, as null when empty; the output schema allows the same.
   const dataOk = data === undefined || data === null || isObject(data);
-  const errorsOk = errors === undefined || Array.isArray(errors);
+  const errorsOk = errors === undefined || errors === null || Array.isArray(errors);
+  const extensionsOk = extensions === undefined || extensions === null || isObject(extensions);
   const hasContent = data !== undefined || (Array.isArray(errors) && errors.length > 0);
-  return dataOk && errorsOk && hasContent;
+  return dataOk && errorsOk && extensionsOk && hasContent;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -183,13 +197,19 @@ const NETWORK_CODES: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
 };
 
+/** The first error code in an error's cause chain (fetch wraps the system error). */
+function causeCode(error: unknown): string | undefined {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
 function networkError(endpoint: URL, error: unknown): ToolError {
-  // fetch wraps the system error: walk the causes for its code, else take the innermost message.
-  let code: string | undefined;
+  const code = causeCode(error);
   let innermost = 'no response';
-  for (let cause: unknown = error; cause instanceof Error && code === undefined; cause = cause.cause) {
-    const candidate = (cause as { code?: unknown }).code;
-    if (typeof candidate === 'string') code = candidate;
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause !== error) innermost = cause.message.slice(0, 100);
   }
   const known = code === undefined ? undefined : NETWORK_CODES[code];

@@ -46,10 +46,10 @@ const outputSchema = z.looseObject({
     .describe('The result of the operation; null when it failed as a whole')
     .optional(),
   errors: z
-    .array(z.unknown())
+    .union([z.array(z.unknown()), z.null()])
     .describe('GraphQL errors, each with a message and often a path; partial data may come with them')
     .optional(),
-  extensions: z.record(z.string(), z.unknown()).optional(),
+  extensions: z.union([z.record(z.string(), z.unknown()), z.null()]).optional(),
 });
 
 /** Registers graphql_query: DESIGN.md's eight-step pipeline, from inputs to the endpoint's response. */
