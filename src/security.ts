@@ -50,15 +50,36 @@ export function headersFor(
   return { headers: callHeaders, notes };
 }
 
-/** Hides header values in text that quotes what an endpoint sent back (an error page may echo them). */
-export function redact(text: string, headers: readonly HeaderSet[]): string {
+/** The URLs the operator configured: their query strings (an api_key=…) are secrets like the startup headers. */
+export function configuredUrls(config: Config): URL[] {
+  return [config.endpoint, ...(config.allowedEndpoints ?? [])];
+}
+
+/**
+ * Hides header values and URL query-string values in text that quotes what an endpoint sent back: an
+ * error page may echo the request's headers or its URL.
+ */
+export function redact(text: string, headers: readonly HeaderSet[], urls: readonly URL[] = []): string {
+  const secrets = [
+    ...headers.flatMap((set) => set.values()),
+    ...urls.flatMap((url) => url.search.slice(1).split('&').flatMap(queryValueForms)),
+  ];
   // Shorter values cannot be told from ordinary text, and would not be secrets. Longest first, so that a
   // value holding another ("Bearer" and "Bearer sk-…") is hidden whole.
-  const values = headers
-    .flatMap((set) => set.values())
+  const values = [...new Set(secrets)]
     .filter((value) => value.length >= 4)
     .sort((a, b) => b.length - a.length);
   let redacted = text;
   for (const value of values) redacted = redacted.split(value).join('[redacted]');
   return redacted;
+}
+
+// A query value as it may be echoed: raw (percent-encoded) and decoded.
+function queryValueForms(pair: string): string[] {
+  const raw = pair.slice(pair.indexOf('=') + 1);
+  try {
+    return [raw, decodeURIComponent(raw.replace(/\+/g, ' '))];
+  } catch {
+    return [raw];
+  }
 }

@@ -7,7 +7,7 @@ import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, containsMutation, selectOperation } from '../graphql/operation.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
-import { describeAllowed, headersFor, isEndpointAllowed, redact } from '../security.js';
+import { configuredUrls, describeAllowed, headersFor, isEndpointAllowed, redact } from '../security.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
 
 const inputSchema = z.strictObject({
@@ -90,6 +90,7 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
   const raw = (args ?? {}) as Record<string, unknown>;
   let notes: string[] = [];
   let sentHeaders = [config.headers];
+  let urls = configuredUrls(config);
   try {
     // 1. Inputs. variables and headers are read from the raw arguments: the validator's copies
     //    silently drop a "__proto__" key, and these go to the endpoint exactly as given.
@@ -100,6 +101,7 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     );
     sentHeaders = [config.headers, callHeaders];
     const endpoint = readEndpoint(input.endpoint, config.endpoint);
+    urls = [...urls, endpoint];
 
     // 2. Endpoint.
     if (!isEndpointAllowed(config, endpoint)) {
@@ -161,7 +163,7 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     return graphqlResult(result, notes);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    const safe = new ToolError(error.code, redact(error.message, sentHeaders));
+    const safe = new ToolError(error.code, redact(error.message, sentHeaders, urls));
     return errorResult(safe, notes);
   }
 }
