@@ -11,6 +11,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript here is Node.js scripts; TypeScript files get Node's globals from @types/node.
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+  },
+  {
     // stdout is the MCP protocol: server code writes diagnostics to stderr only.
     files: ['src/**/*.ts'],
     rules: { 'no-console': 'error' },
