@@ -1,10 +1,11 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
 import { describeEndpoint } from './http/endpoint.js';
-import { createServer } from './server.js';
+import { serveHttp } from './transports/http.js';
+import { serveStdio } from './transports/stdio.js';
 import { VERSION } from './version.js';
 
-// stdout carries the MCP protocol once the server runs: everything else goes to stderr.
+// In stdio mode stdout carries the MCP protocol: everything else goes to stderr, always.
+const log = (line: string) => void process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
   let command;
@@ -12,26 +13,24 @@ async function main(): Promise<void> {
     command = parseCommand(process.argv.slice(2), process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`graphql-mcp: ${error.message}\n`);
+    log(`graphql-mcp: ${error.message}`);
     process.exit(2);
   }
   if (command.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
 
   const { config } = command;
-  const server = createServer(config);
-  const stop = () => {
-    void server.close().finally(() => process.exit(0));
-    // A close that hangs must not keep the process alive.
-    setTimeout(() => process.exit(0), 500).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  // The client closing stdin ends the session.
-  process.stdin.on('end', stop);
-  process.stdin.on('close', stop);
-  await server.connect(new StdioServerTransport());
-  process.stderr.write(`graphql-mcp ${VERSION}: serving ${describe(config)}\n`);
+  if (config.transport === 'stdio') {
+    await serveStdio(config);
+    log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`);
+    return;
+  }
+  const server = await serveHttp(config, log);
+  log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
+  // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
+  const stop = () => void server.shutdown().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 function describe(config: Config): string {
@@ -41,6 +40,6 @@ function describe(config: Config): string {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`graphql-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+  log(`graphql-mcp: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

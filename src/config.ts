@@ -17,6 +17,30 @@ export interface Config {
   readonly readOnly: boolean;
   /** Largest decoded response body accepted from a query, in bytes. @default 1048576 */
   readonly maxResponseBytes: number;
+  /** Most characters graphql_introspect returns in one answer; larger schemas are shown in parts. @default 40000 */
+  readonly maxSchemaChars: number;
+  /** Seconds an introspected schema is reused; 0 fetches it on every call. @default 300 */
+  readonly schemaTtl: number;
+  /** How MCP clients reach the server. @default stdio */
+  readonly transport: 'stdio' | 'http';
+  /** Streamable HTTP settings; used only with transport http. */
+  readonly http: HttpOptions;
+}
+
+/** The Streamable HTTP transport's settings (remote mode). */
+export interface HttpOptions {
+  /** Interface to listen on. @default 127.0.0.1 */
+  readonly host: string;
+  /** Port to listen on; 0 picks a free one. @default 3000 */
+  readonly port: number;
+  /** Bearer token every /mcp request must carry; a secret. @default none */
+  readonly token: string | undefined;
+  /** Allow listening on a non-loopback interface without a token. @default false */
+  readonly allowUnauthenticated: boolean;
+  /** Host names accepted in Host and Origin (against DNS rebinding); ['*'] accepts any. @default loopback names */
+  readonly allowedHosts: readonly string[];
+  /** Headers copied from each MCP request onto its GraphQL requests: incoming name → outgoing name. @default none */
+  readonly forwardHeaders: ReadonlyArray<{ readonly from: string; readonly to: string }>;
 }
 
 /** What the command line asks for: run the server with a config, or print help or the version. */
@@ -28,6 +52,11 @@ export class ConfigError extends Error {
 }
 
 export const MAX_TIMEOUT_MS = 600_000;
+/** A bearer token shorter than this could be guessed. */
+export const MIN_TOKEN_LENGTH = 16;
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+/** Below this an overview of a large schema cannot say anything useful. */
+export const MIN_SCHEMA_CHARS = 1_000;
 
 interface OptionSpec {
   readonly short?: string;
@@ -43,6 +72,15 @@ const OPTIONS = {
   allowedEndpoints: { env: 'GRAPHQL_ALLOWED_ENDPOINTS' },
   readOnly: { env: 'GRAPHQL_READ_ONLY', boolean: true },
   maxResponseBytes: { env: 'GRAPHQL_MAX_RESPONSE_BYTES' },
+  maxSchemaChars: { env: 'GRAPHQL_MAX_SCHEMA_CHARS' },
+  schemaTtl: { env: 'GRAPHQL_SCHEMA_TTL' },
+  transport: { env: 'GRAPHQL_MCP_TRANSPORT' },
+  host: { env: 'GRAPHQL_MCP_HOST' },
+  port: { env: 'GRAPHQL_MCP_PORT' },
+  httpToken: { env: 'MCP_HTTP_TOKEN' },
+  allowUnauthenticated: { env: 'GRAPHQL_MCP_ALLOW_UNAUTHENTICATED', boolean: true },
+  allowedHosts: { env: 'GRAPHQL_MCP_ALLOWED_HOSTS' },
+  forwardHeaders: { env: 'GRAPHQL_MCP_FORWARD_HEADERS' },
   help: { short: 'h', boolean: true },
   version: { short: 'v', boolean: true },
 } as const satisfies Record<string, OptionSpec>;
@@ -71,6 +109,23 @@ Options (each also read from the environment variable shown):
                                 the default endpoint's origin (default: any)   [GRAPHQL_ALLOWED_ENDPOINTS]
       --readOnly                refuse every mutation   [GRAPHQL_READ_ONLY]
       --maxResponseBytes <n>    largest response accepted (default: 1048576)   [GRAPHQL_MAX_RESPONSE_BYTES]
+      --maxSchemaChars <n>      most characters of schema per answer, 1000 or more
+                                (default: 40000)   [GRAPHQL_MAX_SCHEMA_CHARS]
+      --schemaTtl <seconds>     how long a fetched schema is reused, 0 = never
+                                (default: 300)   [GRAPHQL_SCHEMA_TTL]
+
+Remote mode (Streamable HTTP at POST /mcp, stateless; GET /health):
+      --transport <stdio|http>  how clients connect (default: stdio)   [GRAPHQL_MCP_TRANSPORT]
+      --host <name>             interface to listen on (default: 127.0.0.1)   [GRAPHQL_MCP_HOST]
+      --port <n>                port, 0 = any free one (default: 3000)   [GRAPHQL_MCP_PORT]
+      --httpToken <token>       bearer token required on /mcp, 16+ characters   [MCP_HTTP_TOKEN]
+      --allowUnauthenticated    allow a non-loopback --host without --httpToken
+                                [GRAPHQL_MCP_ALLOW_UNAUTHENTICATED]
+      --allowedHosts <names>    host names accepted in Host/Origin, * = any
+                                (default: localhost,127.0.0.1,[::1])   [GRAPHQL_MCP_ALLOWED_HOSTS]
+      --forwardHeaders <names>  request headers passed on to the GraphQL endpoint,
+                                Name or Incoming:Outgoing, comma-separated   [GRAPHQL_MCP_FORWARD_HEADERS]
+
   -h, --help                    print this help
   -v, --version                 print the version
 
@@ -101,7 +156,14 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     readOnly: optional(raw('readOnly'), readBoolean) ?? false,
     maxResponseBytes:
       optional(raw('maxResponseBytes'), (v) => readInteger(v, 1, Number.MAX_SAFE_INTEGER)) ?? 1_048_576,
+    maxSchemaChars:
+      optional(raw('maxSchemaChars'), (v) => readInteger(v, MIN_SCHEMA_CHARS, Number.MAX_SAFE_INTEGER)) ??
+      40_000,
+    schemaTtl: optional(raw('schemaTtl'), (v) => readInteger(v, 0, 31_536_000)) ?? 300,
+    transport: optional(raw('transport'), readTransport) ?? 'stdio',
+    http: readHttpOptions(raw),
   };
+  checkHttpOptions(config, raw);
   return { kind: 'serve', config: Object.freeze(config) };
 }
 
@@ -214,4 +276,104 @@ function readHeaders({ value, source }: RawValue): HeaderSet {
     if (problem !== undefined) throw new ConfigError(`${source}: ${problem}`);
   }
   return headers;
+}
+
+function readTransport({ value, source }: RawValue): 'stdio' | 'http' {
+  if (value === 'stdio' || value === 'http') return value;
+  throw new ConfigError(`${source} must be stdio or http, got ${JSON.stringify(value.slice(0, 20))}`);
+}
+
+function readHttpOptions(raw: (name: OptionName) => RawValue | undefined): HttpOptions {
+  return {
+    host: optional(raw('host'), readHost) ?? '127.0.0.1',
+    port: optional(raw('port'), (v) => readInteger(v, 0, 65_535)) ?? 3000,
+    token: optional(raw('httpToken'), readToken),
+    allowUnauthenticated: optional(raw('allowUnauthenticated'), readBoolean) ?? false,
+    allowedHosts: optional(raw('allowedHosts'), readHostList) ?? LOOPBACK_HOSTS,
+    forwardHeaders: optional(raw('forwardHeaders'), readForwardHeaders) ?? [],
+  };
+}
+
+// Rules across options: HTTP settings need HTTP mode, and an exposed server needs a token.
+function checkHttpOptions(config: Config, raw: (name: OptionName) => RawValue | undefined): void {
+  const httpOnly: OptionName[] = [
+    'host',
+    'port',
+    'httpToken',
+    'allowUnauthenticated',
+    'allowedHosts',
+    'forwardHeaders',
+  ];
+  if (config.transport === 'stdio') {
+    const given = httpOnly.map(raw).find((value) => value !== undefined);
+    if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
+    return;
+  }
+  const { host, token, allowUnauthenticated, forwardHeaders } = config.http;
+  if (token === undefined && !allowUnauthenticated && !isLoopback(host)) {
+    throw new ConfigError(
+      `--host ${host} is not a loopback interface: set --httpToken (or MCP_HTTP_TOKEN), or pass --allowUnauthenticated if a proxy in front authenticates`,
+    );
+  }
+  if (token !== undefined && forwardHeaders.some(({ from }) => from.toLowerCase() === 'authorization')) {
+    throw new ConfigError(
+      '--forwardHeaders cannot forward the incoming Authorization header while --httpToken is set: it carries the MCP token. Forward another header under that name instead, e.g. --forwardHeaders=X-GraphQL-Authorization:Authorization',
+    );
+  }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function readHost({ value, source }: RawValue): string {
+  const host = value.trim();
+  if (!/^[A-Za-z0-9.\-:[\]]+$/.test(host)) {
+    throw new ConfigError(
+      `${source} must be a host name or IP address, got ${JSON.stringify(value.slice(0, 60))}`,
+    );
+  }
+  return host;
+}
+
+function readHostList(raw: RawValue): string[] {
+  const names = raw.value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  if (names.length === 0)
+    throw new ConfigError(`${raw.source} must be a comma-separated list of host names, or *`);
+  for (const name of names) if (name !== '*') readHost({ value: name, source: raw.source });
+  return names;
+}
+
+/** Never quotes the value: it is a credential. */
+function readToken({ value, source }: RawValue): string {
+  if (value.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError(
+      `${source} must be at least ${MIN_TOKEN_LENGTH} printable characters without spaces (e.g. from: openssl rand -hex 32)`,
+    );
+  }
+  return value;
+}
+
+function readForwardHeaders(raw: RawValue): Array<{ from: string; to: string }> {
+  const entries = raw.value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    throw new ConfigError(`${raw.source} must be a comma-separated list of header names`);
+  return entries.map((entry) => {
+    const [from = '', to = from, ...rest] = entry.split(':').map((name) => name.trim());
+    const probe = new HeaderSet();
+    const problem =
+      rest.length > 0 ? 'has more than one ":"' : (probe.trySet(from, 'x') ?? probe.trySet(to, 'x'));
+    if (problem !== undefined) {
+      throw new ConfigError(
+        `${raw.source}: ${JSON.stringify(entry.slice(0, 60))} ${problem}; expected Name or Incoming:Outgoing`,
+      );
+    }
+    return { from, to };
+  });
 }

@@ -40,6 +40,8 @@ const inputSchema = z.strictObject({
     .optional(),
 });
 
+const readOnlyInputSchema = inputSchema.omit({ allowMutations: true });
+
 const outputSchema = z.looseObject({
   data: z
     .union([z.record(z.string(), z.unknown()), z.null()])
@@ -55,7 +57,7 @@ const outputSchema = z.looseObject({
 /** Registers graphql_query: DESIGN.md's eight-step pipeline, from inputs to the endpoint's response. */
 export function registerGraphQLQuery(server: McpServer, config: Config): void {
   // With --readOnly the model is not offered a switch that cannot work.
-  const offered = config.readOnly ? inputSchema.omit({ allowMutations: true }) : inputSchema;
+  const offered = config.readOnly ? readOnlyInputSchema : inputSchema;
   server.registerTool(
     'graphql_query',
     {

@@ -8,9 +8,16 @@ import { HeaderSet, parseHeaderValue } from '../http/headers.js';
  * that the tool itself validates and can answer INVALID_INPUT in its own words instead of the SDK's.
  */
 export function advertised(precise: z.ZodObject): z.ZodObject {
-  const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-7', io: 'input' });
-  return z.looseObject({}).meta(jsonSchema);
+  let schema = advertisedCache.get(precise);
+  if (schema === undefined) {
+    const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-7', io: 'input' });
+    schema = z.looseObject({}).meta(jsonSchema);
+    advertisedCache.set(precise, schema);
+  }
+  return schema;
 }
+// Remote mode builds a server per request: convert each schema once.
+const advertisedCache = new WeakMap<z.ZodObject, z.ZodObject>();
 
 /** Validates a tool's arguments against its precise schema, or throws INVALID_INPUT naming each problem. */
 export function parseInput<S extends z.ZodObject>(precise: S, args: unknown): z.output<S> {

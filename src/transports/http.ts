@@ -1,0 +1,209 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Config } from '../config.js';
+import { HeaderSet } from '../http/headers.js';
+import { createServer } from '../server.js';
+
+/** Largest MCP request body accepted: generous for any real tool call. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** A running remote-mode server. */
+export interface RunningHttpServer {
+  readonly url: string;
+  /** Stops accepting, lets calls in flight finish (within their deadlines), then resolves. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Serves MCP over Streamable HTTP at /mcp, statelessly: every request gets its own McpServer and
+ * transport, so replicas behind any load balancer behave as one and no user's state (or forwarded
+ * credential) outlives its request. GET /health answers 200 while the process can serve.
+ */
+export async function serveHttp(config: Config, log: (line: string) => void): Promise<RunningHttpServer> {
+  let shuttingDown = false;
+  const tokenDigest = config.http.token === undefined ? undefined : digest(config.http.token);
+
+  const server = createHttpServer((req, res) => {
+    const started = performance.now();
+    const entry: Record<string, unknown> = { method: req.method, path: (req.url ?? '').split('?', 1)[0] };
+    res.on('close', () => {
+      entry.status = res.statusCode;
+      entry.ms = Math.round((performance.now() - started) * 10) / 10;
+      if (!res.writableFinished) entry.aborted = true;
+      log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
+    });
+    handle(req, res, entry).catch((error: unknown) => {
+      entry.error = error instanceof Error ? error.message.slice(0, 200) : String(error);
+      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
+      else res.destroy();
+    });
+  });
+
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: Record<string, unknown>,
+  ): Promise<void> {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === '/health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return sendJson(res, 405, { error: 'use GET' }, { allow: 'GET, HEAD' });
+      return sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'stopping' : 'ok' });
+    }
+    if (path !== '/mcp') return sendJson(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
+
+    // DNS rebinding: a browser page on another site may reach this port under a name that resolves here.
+    const hostProblem = checkHostAndOrigin(req, config.http.allowedHosts);
+    if (hostProblem !== undefined) return sendJson(res, 403, rpcError(-32000, hostProblem));
+    if (tokenDigest !== undefined && !hasToken(req, tokenDigest)) {
+      return sendJson(res, 401, rpcError(-32001, 'Unauthorized: send Authorization: Bearer <token>'), {
+        'www-authenticate': 'Bearer realm="graphql-mcp"',
+      });
+    }
+    if (shuttingDown)
+      return sendJson(res, 503, rpcError(-32000, 'the server is shutting down'), { connection: 'close' });
+    // Stateless: there is no session to stream to or to delete.
+    if (req.method !== 'POST') {
+      return sendJson(
+        res,
+        405,
+        rpcError(-32000, 'Method not allowed: this stateless server takes POST only'),
+        {
+          allow: 'POST',
+        },
+      );
+    }
+
+    const body = await readJsonBody(req);
+    if (body === undefined)
+      return sendJson(res, 413, rpcError(-32600, `request body over ${MAX_BODY_BYTES} bytes`));
+    if (body instanceof Error)
+      return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
+    describeCall(body, entry);
+
+    const forwarded = forwardedHeaders(req, config);
+    if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
+    const requestConfig =
+      forwarded.size === 0 ? config : { ...config, headers: config.headers.merge(forwarded) };
+    const mcp = createServer(requestConfig);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.http.port, config.http.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}/mcp`,
+    shutdown: () =>
+      new Promise<void>((resolve) => {
+        shuttingDown = true;
+        // Idle keep-alive connections would hold close() open; busy ones finish their request first.
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        const hardStop = setTimeout(() => {
+          server.closeAllConnections();
+          resolve();
+        }, config.timeout + 1_000);
+        hardStop.unref();
+      }),
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+// Comparing digests of equal length in constant time: the token's length leaks nothing either.
+function hasToken(req: IncomingMessage, tokenDigest: Buffer): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
+  return match !== null && timingSafeEqual(digest(match[1]!), tokenDigest);
+}
+
+function checkHostAndOrigin(req: IncomingMessage, allowed: readonly string[]): string | undefined {
+  if (allowed.includes('*')) return undefined;
+  const hostName = hostNameOf(`http://${req.headers.host ?? ''}`);
+  if (hostName === undefined || !allowed.includes(hostName)) {
+    return `Forbidden: Host ${JSON.stringify((req.headers.host ?? '').slice(0, 100))} is not allowed (see --allowedHosts)`;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    const originName = hostNameOf(origin);
+    if (originName === undefined || !allowed.includes(originName)) {
+      return `Forbidden: Origin ${JSON.stringify(origin.slice(0, 100))} is not allowed (see --allowedHosts)`;
+    }
+  }
+  return undefined;
+}
+
+function hostNameOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The configured headers of this request, renamed as asked; never the MCP token. */
+function forwardedHeaders(req: IncomingMessage, config: Config): HeaderSet | string {
+  const headers = new HeaderSet();
+  for (const { from, to } of config.http.forwardHeaders) {
+    const value = req.headers[from.toLowerCase()];
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (config.http.token !== undefined && text.includes(config.http.token)) continue;
+    const problem = headers.trySet(to, text);
+    if (problem !== undefined) return `forwarded ${problem}`;
+  }
+  return headers;
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+// For the request log: which JSON-RPC method and tool, never the arguments.
+function describeCall(body: unknown, entry: Record<string, unknown>): void {
+  const message = (Array.isArray(body) ? body[0] : body) as {
+    method?: unknown;
+    params?: { name?: unknown };
+  } | null;
+  if (typeof message?.method === 'string') entry.rpc = message.method.slice(0, 60);
+  if (typeof message?.params?.name === 'string') entry.tool = message.params.name.slice(0, 60);
+}
+
+function rpcError(code: number, message: string): unknown {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
