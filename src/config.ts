@@ -305,7 +305,8 @@ function checkHttpOptions(config: Config, raw: (name: OptionName) => RawValue | 
     'forwardHeaders',
   ];
   if (config.transport === 'stdio') {
-    const given = httpOnly.map(raw).find((value) => value !== undefined);
+    // Arguments only: an environment shared with a remote deployment may hold its variables.
+    const given = httpOnly.map(raw).find((value) => value?.source.startsWith('-'));
     if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
     return;
   }

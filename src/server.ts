@@ -12,7 +12,7 @@ const INSTRUCTIONS =
 export function createServer(config: Config): McpServer {
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
   registerGraphQLQuery(server, config);
   registerGraphQLIntrospect(server, config);

@@ -28,6 +28,10 @@ export async function serveHttp(config: Config, log: (line: string) => void): Pr
   const server = createHttpServer((req, res) => {
     const started = performance.now();
     const entry: Record<string, unknown> = { method: req.method, path: (req.url ?? '').split('?', 1)[0] };
+    // While shutting down, a finished request's keep-alive connection would hold close() open until it idles out.
+    res.on('finish', () => {
+      if (shuttingDown) setImmediate(() => server.closeIdleConnections());
+    });
     res.on('close', () => {
       entry.status = res.statusCode;
       entry.ms = Math.round((performance.now() - started) * 10) / 10;
