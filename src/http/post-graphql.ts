@@ -1,3 +1,7 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { describeEndpoint } from './endpoint.js';
@@ -16,6 +20,11 @@ export interface GraphQLRequest {
   readonly maxBytes: number;
   /** Aborts the request when the client cancels the call. */
   readonly signal?: AbortSignal;
+  /**
+   * Whether the request may be sent again when a pooled connection turns out to have been closed by the
+   * server before it took the request (false for mutations: a reset could come after the server acted).
+   */
+  readonly retryable?: boolean;
 }
 
 /** A GraphQL response: an object with `data` (object or null) and/or a non-empty `errors` array. */
@@ -31,27 +40,31 @@ const DEFAULT_HEADERS = new HeaderSet();
 DEFAULT_HEADERS.trySet('Content-Type', 'application/json');
 DEFAULT_HEADERS.trySet('Accept', 'application/graphql-response+json, application/json;q=0.9');
 DEFAULT_HEADERS.trySet('User-Agent', `graphql-mcp/${VERSION}`);
+DEFAULT_HEADERS.trySet('Accept-Encoding', 'gzip, deflate, br');
+
+// One keep-alive pool per scheme; the agents keep idle connections per origin (host and port).
+const AGENTS = {
+  'http:': new HttpAgent({ keepAlive: true, scheduling: 'lifo' }),
+  'https:': new HttpsAgent({ keepAlive: true, scheduling: 'lifo' }),
+};
 
 class Cancelled extends Error {}
 
 /**
  * POSTs a GraphQL request and classifies what comes back. Resolves with any GraphQL response, whatever
  * its HTTP status; everything else is a ToolError (TIMEOUT, NETWORK_ERROR, HTTP_ERROR, INVALID_RESPONSE,
- * RESPONSE_TOO_LARGE, CANCELLED).
+ * RESPONSE_TOO_LARGE, CANCELLED). Node's http module rather than fetch: on a busy server fetch's web
+ * streams and per-request objects cost more than the rest of a tool call together.
  */
 export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLResponse> {
   const controller = new AbortController();
-  const deadline = new ToolError(
-    'TIMEOUT',
-    `no complete response from ${describeEndpoint(request.endpoint)} within the ${request.timeoutMs} ms deadline; raise timeout, or ask for less`,
-  );
-  const timer = setTimeout(() => controller.abort(deadline), request.timeoutMs);
+  const timer = setTimeout(() => controller.abort(deadlineError(request)), request.timeoutMs);
   const cancel = () => controller.abort(new Cancelled());
   if (request.signal?.aborted) cancel();
   request.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const response = await fetchFollowingRedirects(request, controller.signal);
-    const text = await readBody(response, request.maxBytes);
+    const response = await postFollowingRedirects(request, controller.signal);
+    const text = await readBody(response, request.maxBytes, controller.signal);
     return classify(response, text);
   } catch (error) {
     const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
@@ -65,35 +78,42 @@ export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLRespo
   }
 }
 
+function deadlineError(request: GraphQLRequest): ToolError {
+  return new ToolError(
+    'TIMEOUT',
+    `no complete response from ${describeEndpoint(request.endpoint)} within the ${request.timeoutMs} ms deadline; raise timeout, or ask for less`,
+  );
+}
+
 // Redirects are followed by hand: only within the endpoint's origin, so that credentials never follow
 // a redirect elsewhere, and re-POSTing the same body, which is what a GraphQL client means.
-async function fetchFollowingRedirects(request: GraphQLRequest, signal: AbortSignal): Promise<Response> {
-  const headers = DEFAULT_HEADERS.merge(request.headers).entries();
+async function postFollowingRedirects(
+  request: GraphQLRequest,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of DEFAULT_HEADERS.merge(request.headers).entries()) headers[name] = value;
+  headers['Content-Length'] = String(Buffer.byteLength(request.body));
   let url = request.endpoint;
   for (let hop = 0; ; hop++) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: request.body,
-      redirect: 'manual',
-      signal,
-    });
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status > 399 || location === null) return response;
-    await response.body?.cancel();
+    const response = await post(url, headers, request.body, signal, request.retryable ?? false);
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (status < 300 || status > 399 || location === undefined) return response;
+    response.resume();
     let target: URL;
     try {
       target = new URL(location, url);
     } catch {
       throw new ToolError(
         'HTTP_ERROR',
-        `HTTP ${response.status} from ${describeEndpoint(url)} redirects to an invalid URL`,
+        `HTTP ${status} from ${describeEndpoint(url)} redirects to an invalid URL`,
       );
     }
     if (target.origin !== request.endpoint.origin) {
       throw new ToolError(
         'HTTP_ERROR',
-        `HTTP ${response.status} from ${describeEndpoint(url)} redirects to ${describeEndpoint(target)}, another origin; not followed (call that endpoint directly if it is the right one)`,
+        `HTTP ${status} from ${describeEndpoint(url)} redirects to ${describeEndpoint(target)}, another origin; not followed (call that endpoint directly if it is the right one)`,
       );
     }
     if (hop >= MAX_REDIRECTS) {
@@ -106,37 +126,82 @@ async function fetchFollowingRedirects(request: GraphQLRequest, signal: AbortSig
   }
 }
 
+/** One POST; resolves when the response headers arrive. */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+  retryable: boolean,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, {
+      method: 'POST',
+      headers,
+      agent: AGENTS[url.protocol as 'http:' | 'https:'],
+      signal,
+    });
+    req.once('response', resolve);
+    req.once('error', (error: NodeJS.ErrnoException) => {
+      // A pooled connection the server closed while idle fails at once; the request never reached it.
+      if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) {
+        post(url, headers, body, signal, false).then(resolve, reject);
+      } else reject(error);
+    });
+    req.end(body);
+  });
+}
+
 // Counts decoded bytes as they stream in, so an endless or huge body is cut off at the cap.
-async function readBody(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (!response.headers.has('content-encoding') && declared > maxBytes) {
-    await response.body?.cancel();
+async function readBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const declared = Number(response.headers['content-length']);
+  if (encoding === '' && declared > maxBytes) {
+    response.destroy();
     throw tooLarge(maxBytes);
   }
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
+  const decoded = decode(response, encoding);
+  const abort = () => decoded.destroy(signal.reason as Error);
+  signal.addEventListener('abort', abort, { once: true });
+  const chunks: Buffer[] = [];
   let received = 0;
   try {
-    for await (const chunk of response.body) {
-      received += chunk.byteLength;
-      if (received > maxBytes) {
-        // Leaving the loop early cancels the stream, which closes the connection.
-        throw tooLarge(maxBytes);
-      }
-      chunks.push(chunk);
+    for await (const chunk of decoded) {
+      received += (chunk as Buffer).length;
+      if (received > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk as Buffer);
     }
   } catch (error) {
     // A body that claims gzip or br but does not decode was still an answer: a bad one, not a network failure.
     if (causeCode(error)?.match(/^(Z_|ERR_BROTLI|ERR__ERROR)/)) {
-      const encoding = response.headers.get('content-encoding');
       throw new ToolError(
         'INVALID_RESPONSE',
-        `HTTP ${response.status} with content encoding ${encoding} whose body does not decode (${causeCode(error)})`,
+        `HTTP ${response.statusCode} with content encoding ${encoding} whose body does not decode (${causeCode(error)})`,
       );
     }
     throw error;
+  } finally {
+    signal.removeEventListener('abort', abort);
+    // Leaving early (too large, aborted, failed) must close the connection rather than return it to the pool.
+    if (!response.complete) response.destroy();
+    if (decoded !== response) decoded.destroy();
   }
   return new TextDecoder().decode(Buffer.concat(chunks, received));
+}
+
+function decode(response: IncomingMessage, encoding: string): Readable {
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (decoder === undefined) return response;
+  response.on('error', (error) => decoder.destroy(error));
+  return response.pipe(decoder);
 }
 
 function tooLarge(maxBytes: number): ToolError {
@@ -146,26 +211,27 @@ function tooLarge(maxBytes: number): ToolError {
   );
 }
 
-function classify(response: Response, text: string): GraphQLResponse {
+function classify(response: IncomingMessage, text: string): GraphQLResponse {
+  const status = response.statusCode ?? 0;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  if (isGraphQLResponse(parsed)) return { status: response.status, result: parsed };
+  if (isGraphQLResponse(parsed)) return { status, result: parsed };
 
-  const contentType = response.headers.get('content-type') ?? 'none';
+  const contentType = response.headers['content-type'] ?? 'none';
   const preview = text.replace(/\s+/g, ' ').trim().slice(0, BODY_PREVIEW_CHARS);
   const body = preview === '' ? 'an empty body' : `a body starting ${JSON.stringify(preview)}`;
   const what = parsed === undefined ? 'not JSON' : 'JSON but not a GraphQL response (no "data" or "errors")';
-  if (!response.ok) {
-    const status = `${response.status} ${response.statusText}`.trim();
-    throw new ToolError('HTTP_ERROR', `HTTP ${status} with content type ${contentType} and ${body}`);
+  if (status < 200 || status > 299) {
+    const line = `${status} ${response.statusMessage ?? ''}`.trim();
+    throw new ToolError('HTTP_ERROR', `HTTP ${line} with content type ${contentType} and ${body}`);
   }
   throw new ToolError(
     'INVALID_RESPONSE',
-    `HTTP ${response.status} with content type ${contentType} and ${body}: ${what}`,
+    `HTTP ${status} with content type ${contentType} and ${body}: ${what}`,
   );
 }
 
@@ -193,11 +259,10 @@ const NETWORK_CODES: Record<string, string> = {
   ETIMEDOUT: 'connection timed out',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  ECONNABORTED: 'connection aborted',
 };
 
-/** The first error code in an error's cause chain (fetch wraps the system error). */
+/** The first error code in an error's cause chain. */
 function causeCode(error: unknown): string | undefined {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     const code = (cause as { code?: unknown }).code;

@@ -124,7 +124,8 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     }
 
     // 6. Mutations: any mutation in the document, run or not, needs both permissions.
-    if (containsMutation(document)) {
+    const mutates = containsMutation(document);
+    if (mutates) {
       if (config.readOnly) {
         throw new ToolError(
           'MUTATION_NOT_ALLOWED',
@@ -161,6 +162,7 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
       timeoutMs: input.timeout ?? config.timeout,
       maxBytes: config.maxResponseBytes,
       signal,
+      retryable: !mutates,
     });
     return graphqlResult(result, notes);
   } catch (error) {
