@@ -33,6 +33,8 @@ const result = await build({
   metafile: true,
   define: { __VERSION__: JSON.stringify(pkg.version) },
   plugins: [withoutAjv],
+  // vm.Script (the launcher) has no loader for import(): lazy imports become require() calls.
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
 

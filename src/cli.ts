@@ -1,6 +1,5 @@
 import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
 import { describeEndpoint } from './http/endpoint.js';
-import { serveHttp } from './transports/http.js';
 import { serveStdio } from './transports/stdio.js';
 import { VERSION } from './version.js';
 
@@ -25,6 +24,8 @@ async function main(): Promise<void> {
     log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`);
     return;
   }
+  // Loaded only in remote mode: the HTTP transport and its web-standard plumbing would slow every stdio start.
+  const { serveHttp } = await import('./transports/http.js');
   const server = await serveHttp(config, log);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.

@@ -2,6 +2,7 @@ import {
   buildClientSchema,
   getIntrospectionQuery,
   printSchema,
+  type GraphQLSchema,
   type IntrospectionQuery,
   type IntrospectionType,
 } from 'graphql';
@@ -41,10 +42,26 @@ export function errorMessages(result: Record<string, unknown>): string {
 
 /** The schema as SDL, leaving out deprecated fields, arguments, input fields and enum values unless asked. */
 export function printIntrospection(introspection: IntrospectionQuery, includeDeprecated: boolean): string {
+  const schema = buildSchemaOf(introspection, includeDeprecated);
+  return readingSchema(() => printSchema(schema));
+}
+
+/** The introspected schema as graphql-js objects, filtered as printIntrospection prints it. */
+export function buildSchemaOf(introspection: IntrospectionQuery, includeDeprecated: boolean): GraphQLSchema {
+  return readingSchema(() =>
+    buildClientSchema(includeDeprecated ? introspection : withoutDeprecated(introspection)),
+  );
+}
+
+/**
+ * Runs `read` (building or printing an introspected schema), turning graphql-js's complaints about what the
+ * endpoint sent into INVALID_RESPONSE.
+ */
+export function readingSchema<T>(read: () => T): T {
   try {
-    const schema = includeDeprecated ? introspection : withoutDeprecated(introspection);
-    return printSchema(buildClientSchema(schema));
+    return read();
   } catch (error) {
+    if (error instanceof ToolError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new ToolError(
       'INVALID_RESPONSE',

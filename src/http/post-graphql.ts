@@ -1,5 +1,4 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '../errors.js';
@@ -42,11 +41,16 @@ DEFAULT_HEADERS.trySet('Accept', 'application/graphql-response+json, application
 DEFAULT_HEADERS.trySet('User-Agent', `graphql-mcp/${VERSION}`);
 DEFAULT_HEADERS.trySet('Accept-Encoding', 'gzip, deflate, br');
 
-// One keep-alive pool per scheme; the agents keep idle connections per origin (host and port).
-const AGENTS = {
-  'http:': new HttpAgent({ keepAlive: true, scheduling: 'lifo' }),
-  'https:': new HttpsAgent({ keepAlive: true, scheduling: 'lifo' }),
-};
+// One keep-alive pool per scheme; an agent keeps idle connections per origin (host and port).
+const httpAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
+// TLS is loaded on the first https request: start-up should not pay for it.
+let https:
+  Promise<{ agent: import('node:https').Agent; request: typeof import('node:https').request }> | undefined;
+const loadHttps = () =>
+  (https ??= import('node:https').then(({ Agent, request }) => ({
+    agent: new Agent({ keepAlive: true, scheduling: 'lifo' }),
+    request,
+  })));
 
 class Cancelled extends Error {}
 
@@ -127,21 +131,17 @@ async function postFollowingRedirects(
 }
 
 /** One POST; resolves when the response headers arrive. */
-function post(
+async function post(
   url: URL,
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
   retryable: boolean,
 ): Promise<IncomingMessage> {
+  const { request, agent } =
+    url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, {
-      method: 'POST',
-      headers,
-      agent: AGENTS[url.protocol as 'http:' | 'https:'],
-      signal,
-    });
+    const req = request(url, { method: 'POST', headers, agent, signal });
     req.once('response', resolve);
     req.once('error', (error: NodeJS.ErrnoException) => {
       // A pooled connection the server closed while idle fails at once; the request never reached it.

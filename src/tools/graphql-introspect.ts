@@ -1,22 +1,34 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { IntrospectionQuery } from 'graphql';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { errorResult, ToolError } from '../errors.js';
+import { answerSchemaQuestion, prepareSearchSoon } from '../graphql/schema-answer.js';
+import { SchemaCache } from '../graphql/schema-cache.js';
+import { searchTerms } from '../graphql/schema-search.js';
+import { IntrospectedSchema } from '../graphql/schema-view.js';
 import {
   BASIC_INTROSPECTION_QUERY,
   errorMessages,
   INTROSPECTION_QUERY,
   introspectionOf,
-  printIntrospection,
 } from '../graphql/schema.js';
+import { clampText } from '../graphql/text-budget.js';
 import { describeEndpoint } from '../http/endpoint.js';
+import type { HeaderSet } from '../http/headers.js';
 import { postGraphQL } from '../http/post-graphql.js';
-import { describeAllowed, headersFor, isEndpointAllowed, redact } from '../security.js';
+import { configuredUrls, describeAllowed, headersFor, isEndpointAllowed, redact } from '../security.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
 export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
+/** Most entries of typeNames in one call. */
+export const MAX_TYPE_NAMES = 500;
+/** Longest search accepted. */
+export const MAX_SEARCH_CHARS = 200;
+// What the schema text keeps at least when notes (withheld headers) share the budget with it.
+const MIN_TEXT_CHARS = 500;
 
 const inputSchema = z.strictObject({
   endpoint: endpointInput.optional(),
@@ -27,40 +39,99 @@ const inputSchema = z.strictObject({
       'Include deprecated fields, arguments, input fields and enum values (with their reasons); false by default',
     )
     .optional(),
+  typeNames: z
+    .array(
+      z
+        .string({ error: 'must hold strings' })
+        .trim()
+        .min(1, { error: 'must not hold an empty name' })
+        .max(300, { error: 'must hold names of at most 300 characters' }),
+      { error: 'must be an array of type names, e.g. ["Repository"]' },
+    )
+    .min(1, { error: 'must name at least one type' })
+    .max(MAX_TYPE_NAMES, { error: `must name at most ${MAX_TYPE_NAMES} types per call` })
+    .describe(
+      'Read these types in full: their SDL definitions, e.g. ["Repository", "IssueState"]. "Type.field" ' +
+        'gives one field (or input field, enum value) in full. Use the names the overview or a search shows.',
+    )
+    .optional(),
+  search: z
+    .string({ error: 'must be a string of words' })
+    .trim()
+    .min(1, { error: 'must hold at least one word' })
+    .max(MAX_SEARCH_CHARS, { error: `must be at most ${MAX_SEARCH_CHARS} characters` })
+    .describe(
+      'Find types and fields by words in their names and descriptions, e.g. "pull request" (any case; ' +
+        'finds pullRequests). Gives the best matches, each with its SDL and a path from a root field.',
+    )
+    .optional(),
 });
 
-/** Registers graphql_introspect: the endpoint's schema as SDL. */
-export function registerGraphQLIntrospect(server: McpServer, config: Config): void {
+/** A cache of fetched schemas: per endpoint and headers sent, for --schemaTtl seconds. */
+export function createSchemaCache(config: Config): SchemaCache<IntrospectedSchema> {
+  return new SchemaCache({ ttlMs: config.schemaTtl * 1000 });
+}
+
+// Remote mode makes a server per HTTP request, whose calls must share fetched schemas all the same: servers
+// share one cache per process (and TTL). That is safe because a schema is found only by the endpoint and the
+// very headers it was fetched with.
+const processCaches = new Map<number, SchemaCache<IntrospectedSchema>>();
+
+/** The cache that the servers of this process with this config share. */
+export function sharedSchemaCache(config: Config): SchemaCache<IntrospectedSchema> {
+  let cache = processCaches.get(config.schemaTtl);
+  if (cache === undefined) {
+    cache = createSchemaCache(config);
+    processCaches.set(config.schemaTtl, cache);
+  }
+  return cache;
+}
+
+/** Registers graphql_introspect: the endpoint's schema as SDL, whole or in parts. */
+export function registerGraphQLIntrospect(
+  server: McpServer,
+  config: Config,
+  schemas = sharedSchemaCache(config),
+): void {
   server.registerTool(
     'graphql_introspect',
     {
       title: 'GraphQL schema',
       description:
         `Return the schema of ${describeEndpoint(config.endpoint)} (or the endpoint given) as GraphQL SDL: ` +
-        'its types, fields, arguments and descriptions. Use it to write correct queries for graphql_query.',
+        'its types, fields, arguments and descriptions. Use it to write correct queries for graphql_query. ' +
+        `A schema over ${config.maxSchemaChars} characters comes as an overview ` +
+        '(root fields, type names); then read what you need with typeNames (full definitions) or search ' +
+        '(types and fields by words).',
       inputSchema: advertised(inputSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    (args, extra) => runIntrospect(config, args, extra.signal),
+    (args, extra) => runIntrospect(config, schemas, args, extra.signal),
   );
 }
 
 /** Runs one call; every failure is an error result whose text starts with its code. */
 export async function runIntrospect(
   config: Config,
+  schemas: SchemaCache<IntrospectedSchema>,
   args: unknown,
   signal?: AbortSignal,
 ): Promise<CallToolResult> {
   const raw = (args ?? {}) as Record<string, unknown>;
   let notes: string[] = [];
   let sentHeaders = [config.headers];
+  let urls = configuredUrls(config);
   try {
     const input = parseInput(inputSchema, raw);
+    if (input.search !== undefined && searchTerms(input.search).length === 0) {
+      throw new ToolError('INVALID_INPUT', 'search must hold a word (letters or digits)');
+    }
     const callHeaders = readHeaders(
       input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
     );
     sentHeaders = [config.headers, callHeaders];
     const endpoint = readEndpoint(input.endpoint, config.endpoint);
+    urls = [...urls, endpoint];
     if (!isEndpointAllowed(config, endpoint)) {
       throw new ToolError(
         'ENDPOINT_NOT_ALLOWED',
@@ -68,33 +139,90 @@ export async function runIntrospect(
       );
     }
     const request = headersFor(config, endpoint, callHeaders);
-    notes = request.notes;
-    const introspect = async (query: string) =>
-      (
-        await postGraphQL({
-          endpoint,
-          headers: request.headers,
-          body: JSON.stringify({ query }),
-          timeoutMs: config.timeout,
-          maxBytes: MAX_INTROSPECTION_BYTES,
-          signal,
-        })
-      ).result;
+    notes = fitNotes(request.notes, config.maxSchemaChars);
+    const includeDeprecated = input.includeDeprecated ?? false;
 
-    let result = await introspect(INTROSPECTION_QUERY);
-    // Older servers reject the newer introspection fields: ask again with the basic query.
-    if (introspectionOf(result) === undefined) result = await introspect(BASIC_INTROSPECTION_QUERY);
-    const introspection = introspectionOf(result);
-    if (introspection === undefined) {
-      throw new ToolError(
-        'INTROSPECTION_FAILED',
-        `${describeEndpoint(endpoint)} answered introspection with: ${errorMessages(result)}`,
-      );
+    // One fetch per endpoint and credentials while it is fresh, shared by concurrent calls.
+    const key = schemas.keyOf(endpoint, request.headers.entries());
+    const schema = await schemas.get(
+      key,
+      async (loadSignal) => {
+        const fetched = new IntrospectedSchema(
+          await fetchIntrospection(config, endpoint, request.headers, loadSignal),
+        );
+        // A schema that cannot be read is a failure, and failures are not kept.
+        await fetched.view(includeDeprecated);
+        return fetched;
+      },
+      signal,
+    );
+    let view;
+    try {
+      view = await schema.view(includeDeprecated);
+    } catch (error) {
+      schemas.delete(key);
+      throw error;
     }
-    const sdl = printIntrospection(introspection, input.includeDeprecated ?? false);
-    return { content: [sdl, ...notes].map((text) => ({ type: 'text' as const, text })) };
+    const question = { typeNames: input.typeNames, search: input.search };
+    const text = await answerSchemaQuestion(schema, view, question, textBudget(config.maxSchemaChars, notes));
+    if (config.schemaTtl > 0) prepareSearchSoon(view);
+    return { content: [text, ...notes].map((text) => ({ type: 'text' as const, text })) };
   } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
-    return errorResult(new ToolError(error.code, redact(error.message, sentHeaders)), notes);
+    if (!(error instanceof ToolError)) {
+      // The cache rejects a caller that gave up with its signal's reason.
+      if (signal?.aborted)
+        return errorResult(new ToolError('CANCELLED', 'the client cancelled the call'), notes);
+      throw error;
+    }
+    const message = redact(error.message, sentHeaders, urls);
+    // Errors obey the budget too: a long list of suggestions or an endpoint's messages are cut.
+    const room = textBudget(config.maxSchemaChars, notes) - error.code.length - 2;
+    return errorResult(new ToolError(error.code, clampText(message, room)), notes);
   }
+}
+
+/** The introspection result of an endpoint: the full query, or the basic one for servers that predate it. */
+async function fetchIntrospection(
+  config: Config,
+  endpoint: URL,
+  headers: HeaderSet,
+  signal: AbortSignal,
+): Promise<IntrospectionQuery> {
+  const introspect = async (query: string) =>
+    (
+      await postGraphQL({
+        endpoint,
+        headers,
+        body: JSON.stringify({ query }),
+        timeoutMs: config.timeout,
+        maxBytes: MAX_INTROSPECTION_BYTES,
+        signal,
+        retryable: true,
+      })
+    ).result;
+
+  let result = await introspect(INTROSPECTION_QUERY);
+  // Older servers reject the newer introspection fields: ask again with the basic query.
+  if (introspectionOf(result) === undefined) result = await introspect(BASIC_INTROSPECTION_QUERY);
+  const introspection = introspectionOf(result);
+  if (introspection === undefined) {
+    throw new ToolError(
+      'INTROSPECTION_FAILED',
+      `${describeEndpoint(endpoint)} answered introspection with: ${errorMessages(result)}`,
+    );
+  }
+  return introspection;
+}
+
+// Every text of a result counts against --maxSchemaChars, with two characters between texts for the
+// separator a client may put between them.
+function textBudget(maxChars: number, notes: readonly string[]): number {
+  return notes.reduce((room, note) => room - note.length - 2, maxChars);
+}
+
+/** Notes that leave the schema text at least MIN_TEXT_CHARS (they hold header names, which may be many). */
+function fitNotes(notes: readonly string[], maxChars: number): string[] {
+  if (textBudget(maxChars, notes) >= MIN_TEXT_CHARS) return [...notes];
+  const room = Math.floor((maxChars - MIN_TEXT_CHARS) / Math.max(notes.length, 1)) - 2;
+  return notes.map((note) => clampText(note, room));
 }

@@ -1,0 +1,89 @@
+import { renderOverview } from './schema-overview.js';
+import { renderSearch, searchIndexOf, searchSchema, searchTerms } from './schema-search.js';
+import { renderTypes, resolveTypeNames } from './schema-types.js';
+import type { IntrospectedSchema, SchemaView } from './schema-view.js';
+import { stringLiteral } from './sdl-lines.js';
+import { BLOCK_SEPARATOR, clampText } from './text-budget.js';
+
+// What graphql_introspect answers, within a character budget:
+//   - no typeNames and no search: the whole SDL if it fits, else the overview;
+//   - typeNames: those definitions; search: the best matches;
+//   - both: the definitions first, then the search in the room they leave.
+// Answers are kept per view and budget, so that a repeated call only looks one up.
+
+/** What a call asks of a schema. */
+export interface SchemaQuestion {
+  readonly typeNames?: readonly string[];
+  readonly search?: string;
+}
+
+/** Room below which a search after definitions is not worth showing: it says to ask again instead. */
+const MIN_SEARCH_ROOM = 400;
+/** Answers kept per view. */
+const MAX_ANSWERS = 64;
+
+const answers = new WeakMap<SchemaView, Map<string, string>>();
+
+/**
+ * The answer to `question` from one view of `schema`, at most `maxChars` long. Unknown typeNames throw
+ * INVALID_INPUT with suggestions.
+ */
+export async function answerSchemaQuestion(
+  schema: IntrospectedSchema,
+  view: SchemaView,
+  question: SchemaQuestion,
+  maxChars: number,
+): Promise<string> {
+  let kept = answers.get(view);
+  if (kept === undefined) {
+    kept = new Map();
+    answers.set(view, kept);
+  }
+  const key = JSON.stringify([maxChars, question.typeNames ?? null, question.search ?? null]);
+  let answer = kept.get(key);
+  if (answer === undefined) {
+    answer = clampText(await answer_(schema, view, question, maxChars), maxChars);
+    if (kept.size >= MAX_ANSWERS) kept.delete(kept.keys().next().value as string);
+  } else kept.delete(key);
+  // Most recently used last: the first is dropped when full.
+  kept.set(key, answer);
+  return answer;
+}
+
+async function answer_(
+  schema: IntrospectedSchema,
+  view: SchemaView,
+  { typeNames, search }: SchemaQuestion,
+  maxChars: number,
+): Promise<string> {
+  if (typeNames === undefined && search === undefined) {
+    return view.wholeSdl(maxChars) ?? (await renderOverview(view, maxChars));
+  }
+  if (typeNames === undefined) return searchOf(view, search!, maxChars);
+  const requested = resolveTypeNames(view, typeNames, (type, member) => schema.isDeprecated(type, member));
+  if (search === undefined) return renderTypes(view, requested, maxChars);
+  // The definitions leave room for at least the line that says the search was not shown.
+  const notShown =
+    `# search ${stringLiteral(search.trim())}: not shown, the definitions above used the character limit ` +
+    '(--maxSchemaChars). Ask again with search alone.';
+  const definitions = renderTypes(view, requested, maxChars - notShown.length - BLOCK_SEPARATOR.length);
+  const room = maxChars - definitions.length - BLOCK_SEPARATOR.length;
+  const results = room >= MIN_SEARCH_ROOM ? await searchOf(view, search, room) : notShown;
+  return `${definitions}${BLOCK_SEPARATOR}${results}`;
+}
+
+/**
+ * Builds the search index of a view once the current call has answered: a model that has read an overview
+ * usually searches next, and then finds it ready. Built in slices, it does not hold up other calls.
+ */
+export function prepareSearchSoon(view: SchemaView): void {
+  setImmediate(() => {
+    searchIndexOf(view).catch(() => undefined);
+  });
+}
+
+async function searchOf(view: SchemaView, search: string, maxChars: number): Promise<string> {
+  const index = await searchIndexOf(view);
+  const terms = searchTerms(search);
+  return renderSearch(search, terms, searchSchema(index, terms), maxChars);
+}

@@ -1,0 +1,31 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+// Preparing a schema of thousands of types takes a few hundred milliseconds of CPU. Done in one go it would
+// stall every other call and the protocol's own messages (pings, cancellations) for that long; done in
+// slices, the event loop gets a turn every few milliseconds.
+
+/** How long a slice may run before it lets the event loop take a turn. */
+export const SLICE_MS = 8;
+
+/** A function to call between units of work: it yields to the event loop once the slice is used up. */
+export function createYielder(sliceMs = SLICE_MS): () => Promise<void> | undefined {
+  let start = performance.now();
+  return () => {
+    if (performance.now() - start < sliceMs) return undefined;
+    return nextTurn().then(() => {
+      start = performance.now();
+    });
+  };
+}
+
+/** Maps `items` in slices, yielding to the event loop between them. */
+export async function mapSliced<T, U>(items: readonly T[], map: (item: T) => U): Promise<U[]> {
+  const yieldNow = createYielder();
+  const out: U[] = [];
+  for (const item of items) {
+    out.push(map(item));
+    const pause = yieldNow();
+    if (pause !== undefined) await pause;
+  }
+  return out;
+}

@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildSchema, introspectionFromSchema } from 'graphql';
+import {
+  renderSearch,
+  searchIndexOf,
+  searchSchema,
+  searchTerms,
+  splitWords,
+  stem,
+} from '../../src/graphql/schema-search.ts';
+import { IntrospectedSchema, type SchemaView } from '../../src/graphql/schema-view.ts';
+
+const SDL = /* GraphQL */ `
+  "A repository pull request."
+  type PullRequest {
+    id: ID!
+    title: String!
+    reviews: [PullRequestReview!]!
+  }
+  "A review of a pull request."
+  type PullRequestReview {
+    body: String!
+  }
+  "A repository contains the content for a project."
+  type Repository {
+    "A list of issues that have been opened in the repository."
+    issues(states: [IssueState!]): [Issue!]!
+    "Returns a single issue from the current repository by number."
+    issue(number: Int!): Issue
+    "A list of pull requests that have been opened in the repository."
+    pullRequests(first: Int): [PullRequest!]!
+    "Returns a single pull request from the current repository by number."
+    pullRequest(number: Int!): PullRequest
+    stargazerCount: Int!
+    oldName: String @deprecated(reason: "Use name.")
+  }
+  "An Issue is a place to discuss ideas."
+  type Issue {
+    title: String!
+    "Identifies the body of the issue."
+    body: String!
+  }
+  "The possible states of an issue."
+  enum IssueState {
+    OPEN
+    CLOSED
+  }
+  input CreateIssueInput {
+    repositoryId: ID!
+    title: String!
+  }
+  type OAuthApplication {
+    name: String!
+  }
+  type Query {
+    repository(owner: String!, name: String!): Repository
+    oauthApp: OAuthApplication
+  }
+  type Mutation {
+    createIssue(input: CreateIssueInput!): Issue
+  }
+`;
+
+async function viewOf(includeDeprecated = false): Promise<SchemaView> {
+  return new IntrospectedSchema(introspectionFromSchema(buildSchema(SDL))).view(includeDeprecated);
+}
+
+async function search(words: string, includeDeprecated = false) {
+  const view = await viewOf(includeDeprecated);
+  return searchSchema(await searchIndexOf(view), searchTerms(words), 1_000);
+}
+
+async function coordinates(words: string): Promise<string[]> {
+  return (await search(words)).hits.map((hit) => hit.coordinate);
+}
+
+describe('search words', () => {
+  test('splitWords splits camelCase, PascalCase, acronyms and digits', () => {
+    assert.deepEqual(splitWords('pullRequests'), ['pull', 'requests']);
+    assert.deepEqual(splitWords('PullRequestReview'), ['pull', 'request', 'review']);
+    assert.deepEqual(splitWords('HTMLUrl'), ['html', 'url']);
+    assert.deepEqual(splitWords('ProjectV2Item'), ['project', 'v', '2', 'item']);
+    assert.deepEqual(splitWords('SCREAMING_CASE'), ['screaming', 'case']);
+  });
+
+  test('stem takes off plural endings', () => {
+    assert.equal(stem('issues'), 'issue');
+    assert.equal(stem('repositories'), 'repository');
+    assert.equal(stem('branches'), 'branch');
+    assert.equal(stem('address'), 'address');
+  });
+
+  test('searchTerms lowercases, splits and drops stopwords', () => {
+    assert.deepEqual(searchTerms("The issues of a Repository's pullRequests"), [
+      'issues',
+      'repository',
+      'pull',
+      'requests',
+    ]);
+  });
+
+  test('searchTerms keeps stopwords when there is nothing else', () => {
+    assert.deepEqual(searchTerms('the'), ['the']);
+  });
+
+  test('searchTerms of punctuation alone is empty', () => {
+    assert.deepEqual(searchTerms('!!! ...'), []);
+  });
+});
+
+describe('searchSchema', () => {
+  test('"pull request" finds pullRequests: case-insensitive, camelCase split, plural', async () => {
+    assert.ok((await coordinates('pull request')).includes('Repository.pullRequests'));
+  });
+
+  test('ranks the exact name match first', async () => {
+    const found = await coordinates('pull request');
+    assert.equal(found[0], 'PullRequest');
+    assert.equal(found[1], 'Repository.pullRequest');
+    assert.ok(found.indexOf('Repository.pullRequests') < found.indexOf('PullRequestReview'));
+  });
+
+  test('finds a field by its type and field words together', async () => {
+    assert.equal((await coordinates('repository issues'))[0], 'Repository.issues');
+  });
+
+  test('gives each hit a path from a root field', async () => {
+    const { hits } = await search('repository issues');
+    assert.equal(
+      hits[0]?.path?.map((step) => `${step.type}.${'field' in step ? step.field : ''}`).join(' → '),
+      'Query.repository → Repository.issues',
+    );
+  });
+
+  test('finds words in descriptions when they are not in the name', async () => {
+    assert.ok((await coordinates('opened')).includes('Repository.issues'));
+  });
+
+  test('ranks name matches above description matches', async () => {
+    const found = await coordinates('issue');
+    assert.ok(found.indexOf('Issue') < found.indexOf('Repository.issues'));
+    assert.ok(found.indexOf('Repository.issues') < found.indexOf('Issue.body'));
+  });
+
+  test('finds enum values, input fields and enum types', async () => {
+    assert.ok((await coordinates('closed')).includes('IssueState.CLOSED'));
+    assert.ok((await coordinates('repository id')).includes('CreateIssueInput.repositoryId'));
+  });
+
+  test('a word matches the whole name too: "oauth" finds OAuthApplication', async () => {
+    assert.ok((await coordinates('oauth')).includes('OAuthApplication'));
+  });
+
+  test('finds nothing for words no name or description has', async () => {
+    const found = await search('zebra');
+    assert.equal(found.total, 0);
+  });
+
+  test('falls back to the most words when nothing has them all, and says so', async () => {
+    const found = await search('stargazer zebra');
+    assert.equal(found.all, false);
+    assert.deepEqual(
+      found.hits.map((hit) => hit.coordinate),
+      ['Repository.stargazerCount'],
+    );
+  });
+
+  test('leaves out deprecated fields unless includeDeprecated', async () => {
+    assert.ok(!(await coordinates('old name')).includes('Repository.oldName'));
+    const found = await search('old name', true);
+    assert.deepEqual(
+      found.hits.map((hit) => hit.coordinate),
+      ['Repository.oldName'],
+    );
+  });
+});
+
+describe('renderSearch', () => {
+  async function render(words: string, maxChars: number): Promise<string> {
+    const view = await viewOf();
+    const terms = searchTerms(words);
+    return renderSearch(words, terms, searchSchema(await searchIndexOf(view), terms), maxChars);
+  }
+
+  test('shows each hit with its path, description and SDL line', async () => {
+    const text = await render('repository issues', 10_000);
+    assert.match(
+      text,
+      /# Repository\.issues — path: Query\.repository → Repository\.issues\n"A list of issues that have been opened in the repository\."\nissues\(states: \[IssueState!\]\): \[Issue!\]!/,
+    );
+  });
+
+  test('shows a type with its first line', async () => {
+    assert.match(
+      await render('pull request', 10_000),
+      /# PullRequest \(object\) — path: Query\.repository → Repository\.pullRequests?\n"A repository pull request\."\ntype PullRequest \{ … 3 fields \}/,
+    );
+  });
+
+  test('says plainly that nothing matched', async () => {
+    assert.match(
+      await render('zebra', 10_000),
+      /^# search "zebra": no type or field has this word in its name or description/,
+    );
+  });
+
+  test('says how many matched and names what to read next', async () => {
+    assert.match(
+      await render('pull request', 10_000),
+      /^# search "pull request": \d+ matches, best first\. Full definitions: typeNames: \["PullRequest", "Repository\.pullRequest"\]\./,
+    );
+  });
+
+  test('MUST stay within the budget, and say when it was cut', async () => {
+    const whole = await render('issue', 100_000);
+    for (let max = 300; max < whole.length; max += 37) {
+      const text = await render('issue', max);
+      assert.ok(text.length <= max, `${text.length} > ${max}`);
+      assert.match(text, /cut to fit the [\d,]+-character limit/);
+    }
+  });
+});
