@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IntrospectionQuery } from 'graphql';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
 import { answerSchemaQuestion, prepareSearchSoon } from '../graphql/schema-answer.js';
 import { SchemaCache } from '../graphql/schema-cache.js';
@@ -91,6 +92,7 @@ export function sharedSchemaCache(config: Config): SchemaCache<IntrospectedSchem
 export function registerGraphQLIntrospect(
   server: McpServer,
   config: Config,
+  diagnostics: Diagnostics,
   schemas = sharedSchemaCache(config),
 ): void {
   server.registerTool(
@@ -106,7 +108,9 @@ export function registerGraphQLIntrospect(
       inputSchema: advertised(inputSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    (args, extra) => runIntrospect(config, schemas, args, extra.signal),
+    diagnostics.reported('graphql_introspect', (args, signal) =>
+      runIntrospect(config, schemas, args, signal),
+    ),
   );
 }
 

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
+import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, containsMutation, selectOperation } from '../graphql/operation.js';
@@ -55,7 +56,7 @@ const outputSchema = z.looseObject({
 });
 
 /** Registers graphql_query: DESIGN.md's eight-step pipeline, from inputs to the endpoint's response. */
-export function registerGraphQLQuery(server: McpServer, config: Config): void {
+export function registerGraphQLQuery(server: McpServer, config: Config, diagnostics: Diagnostics): void {
   // With --readOnly the model is not offered a switch that cannot work.
   const offered = config.readOnly ? readOnlyInputSchema : inputSchema;
   server.registerTool(
@@ -72,7 +73,7 @@ export function registerGraphQLQuery(server: McpServer, config: Config): void {
         openWorldHint: true,
       },
     },
-    (args, extra) => runQuery(config, args, extra.signal),
+    diagnostics.reported('graphql_query', (args, signal) => runQuery(config, args, signal)),
   );
 }
 

@@ -91,7 +91,7 @@ export async function serveHttp(config: Config, log: (line: string) => void): Pr
     if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
     const requestConfig =
       forwarded.size === 0 ? config : { ...config, headers: config.headers.merge(forwarded) };
-    const mcp = createServer(requestConfig);
+    const mcp = createServer(requestConfig, log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();

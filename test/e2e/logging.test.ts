@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  LoggingMessageNotificationSchema,
+  type LoggingMessageNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
+import { createLibraryApi } from '../../demo/library-api.ts';
+import { startMcp, type McpSession } from '../fixtures/mcp.ts';
+
+// MCP logging: how each tool call ended reaches the client as a log notification, at the level it set.
+describe('log notifications', () => {
+  let api: RunningGraphQLServer;
+  let session: McpSession;
+  const messages: LoggingMessageNotification['params'][] = [];
+
+  before(async () => {
+    const library = createLibraryApi();
+    api = await serveGraphQL(library.schema, library.rootValue);
+    session = await startMcp([
+      `--endpoint=${api.url}`,
+      '--headers={"Authorization":"Bearer log-secret-4242"}',
+    ]);
+    session.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      messages.push(notification.params);
+    });
+  });
+  after(async () => {
+    await session.close();
+    await api.close();
+  });
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+  test('the server declares the logging capability', () => {
+    assert.ok(session.client.getServerCapabilities()?.logging);
+  });
+
+  test('a successful call is reported at info by default', async () => {
+    messages.length = 0;
+    await session.call('graphql_query', { query: '{ books { title } }' });
+    await settle();
+    assert.equal(messages.length, 1);
+    assert.equal(messages[0]!.level, 'info');
+    assert.match(String(messages[0]!.data), /^graphql_query: answered \(\d+ ms\)$/);
+  });
+
+  test('a failed call is reported at warning with its error code', async () => {
+    messages.length = 0;
+    await session.call('graphql_query', { query: '{ books {' });
+    await settle();
+    assert.equal(messages[0]!.level, 'warning');
+    assert.match(String(messages[0]!.data), /^graphql_query: SYNTAX_ERROR: /);
+  });
+
+  test('logging/setLevel warning silences info reports but keeps warnings', async () => {
+    await session.client.setLoggingLevel('warning');
+    messages.length = 0;
+    await session.call('graphql_introspect', {});
+    await session.call('graphql_query', { query: 'mutation { addReview(bookId: "b1", rating: 5) { id } }' });
+    await settle();
+    assert.deepEqual(
+      messages.map((message) => message.level),
+      ['warning'],
+    );
+    assert.match(String(messages[0]!.data), /MUTATION_NOT_ALLOWED/);
+    await session.client.setLoggingLevel('info');
+  });
+
+  test('MUST NOT put a header value in a log notification', async () => {
+    messages.length = 0;
+    await session.call('graphql_query', {
+      query: '{ books { title } }',
+      headers: { 'X-Call': 'call-secret-9191' },
+    });
+    await session.call('graphql_query', {
+      query: '{ books { title } }',
+      endpoint: 'http://127.0.0.1:9/graphql?key=qs-secret-7373',
+    });
+    await settle();
+    const all = JSON.stringify(messages);
+    for (const secret of ['log-secret-4242', 'call-secret-9191', 'qs-secret-7373'])
+      assert.ok(!all.includes(secret));
+  });
+});
