@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from 'gpt-tokenizer';
 import { isIntrospectionType, isSpecifiedScalarType, printSchema } from 'graphql';
 import { parseCommand } from '../src/config.ts';
-import { createSchemaCache, runIntrospect } from '../src/tools/graphql-introspect.ts';
+import { createSchemaCache, runIntrospect } from '../src/tools/run-graphql-introspect.ts';
 import {
   introspectionRequests,
   loadGitHubSchema,
