@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 // slices, the event loop gets a turn every few milliseconds.
 
 /** How long a slice may run before it lets the event loop take a turn. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 3;
 
 /** A function to call between units of work: it yields to the event loop once the slice is used up. */
 export function createYielder(sliceMs = SLICE_MS): () => Promise<void> | undefined {
