@@ -42,13 +42,13 @@ DEFAULT_HEADERS.trySet('User-Agent', `graphql-mcp/${VERSION}`);
 DEFAULT_HEADERS.trySet('Accept-Encoding', 'gzip, deflate, br');
 
 // One keep-alive pool per scheme; an agent keeps idle connections per origin (host and port).
-const httpAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
+const httpAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo', noDelay: true });
 // TLS is loaded on the first https request: start-up should not pay for it.
 let https:
   Promise<{ agent: import('node:https').Agent; request: typeof import('node:https').request }> | undefined;
 const loadHttps = () =>
   (https ??= import('node:https').then(({ Agent, request }) => ({
-    agent: new Agent({ keepAlive: true, scheduling: 'lifo' }),
+    agent: new Agent({ keepAlive: true, scheduling: 'lifo', noDelay: true }),
     request,
   })));
 

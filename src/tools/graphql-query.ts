@@ -60,7 +60,9 @@ export function registerGraphQLQuery(server: McpServer, config: Config, diagnost
       title: 'GraphQL query',
       description: describeTool(config),
       inputSchema: advertised(offered),
-      outputSchema,
+      // Advertised precisely, checked cheaply: every structuredContent is a response that post-graphql.ts
+      // has already classified as a GraphQL response, and zod's copy of it would cost on every call.
+      outputSchema: advertised(outputSchema),
       annotations: {
         readOnlyHint: config.readOnly,
         destructiveHint: !config.readOnly,

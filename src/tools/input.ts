@@ -6,6 +6,7 @@ import { HeaderSet, parseHeaderValue } from '../http/headers.js';
 /**
  * The schema given to registerTool: it advertises `precise` as JSON Schema but accepts any object, so
  * that the tool itself validates and can answer INVALID_INPUT in its own words instead of the SDK's.
+ * (Also used for the output schema, whose shape the HTTP client has checked already.)
  */
 export function advertised(precise: z.ZodObject): z.ZodObject {
   let schema = advertisedCache.get(precise);
