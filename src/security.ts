@@ -61,7 +61,7 @@ export function configuredUrls(config: Config): URL[] {
  */
 export function redact(text: string, headers: readonly HeaderSet[], urls: readonly URL[] = []): string {
   const secrets = [
-    ...headers.flatMap((set) => set.values()),
+    ...headers.flatMap((set) => set.values()).flatMap(headerValueForms),
     ...urls.flatMap((url) => url.search.slice(1).split('&').flatMap(queryValueForms)),
   ];
   // Shorter values cannot be told from ordinary text, and would not be secrets. Longest first, so that a
@@ -72,6 +72,13 @@ export function redact(text: string, headers: readonly HeaderSet[], urls: readon
   let redacted = text;
   for (const value of values) redacted = redacted.split(value).join('[redacted]');
   return redacted;
+}
+
+// A header value as a server may echo it: whole, its credential without the scheme ("Bearer sk-…" quoted as
+// "sk-…"), and each of those percent-encoded (in a URL it redirects to).
+function headerValueForms(value: string): string[] {
+  const parts = [value, ...value.split(/[\s,;]+/).filter((part) => part.length >= 8)];
+  return parts.flatMap((part) => [part, encodeURIComponent(part)]);
 }
 
 // A query value as it may be echoed: raw (percent-encoded) and decoded.

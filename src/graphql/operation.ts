@@ -11,6 +11,8 @@ import { ToolError } from '../errors.js';
 
 /** Most tokens a document may hold: enough for any real query, little enough to parse in milliseconds. */
 export const MAX_TOKENS = 15_000;
+/** Most characters a document may hold: the token limit does not bound one huge string or comment. */
+export const MAX_DOCUMENT_CHARS = 1_000_000;
 
 /** A parsed document whose fragments are known to resolve and to be acyclic. */
 export interface AnalysedDocument {
@@ -53,6 +55,12 @@ export function analyseDocument(query: string): AnalysedDocument {
 }
 
 function parseQuery(query: string): DocumentNode {
+  if (query.length > MAX_DOCUMENT_CHARS) {
+    throw new ToolError(
+      'SYNTAX_ERROR',
+      `the document has ${query.length} characters, more than the ${MAX_DOCUMENT_CHARS} this server parses; pass large values as variables`,
+    );
+  }
   try {
     return parse(query, { noLocation: false, maxTokens: MAX_TOKENS });
   } catch (error) {
@@ -149,7 +157,13 @@ export function selectOperation(
   operationName: string | undefined,
 ): OperationDefinitionNode {
   const { operations } = analysed;
-  const present = () => operations.map((op) => (op.name ? `"${op.name.value}"` : '(anonymous)')).join(', ');
+  // Names are quoted back to the model: keep a hostile document's from flooding its context.
+  const present = () => {
+    const names = operations
+      .slice(0, 20)
+      .map((op) => (op.name ? JSON.stringify(op.name.value.slice(0, 100)) : '(anonymous)'));
+    return names.join(', ') + (operations.length > 20 ? ` and ${operations.length - 20} more` : '');
+  };
   if (operations.length === 0) {
     throw new ToolError('OPERATION_NOT_FOUND', 'the document holds no operation, only fragments');
   }
@@ -164,7 +178,7 @@ export function selectOperation(
   if (found === undefined) {
     throw new ToolError(
       'OPERATION_NOT_FOUND',
-      `no operation is named "${operationName}"; the document holds ${present()}`,
+      `no operation is named ${JSON.stringify(operationName.slice(0, 100))}${operationName.length > 100 ? '…' : ''}; the document holds ${present()}`,
     );
   }
   return found;

@@ -4,6 +4,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // What fetch can put on the wire: no line breaks or other control characters, nothing above Latin-1.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 // fetch refuses these or silently overrides them; refusing them ourselves says so.
+// Servers refuse header blocks much beyond this (Node's default limit is 16 KiB for all of them).
+const MAX_VALUE_CHARS = 16_384;
 const MANAGED = new Set(['host', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
 /** A header value as given in JSON: strings, and numbers or booleans turned into strings. */
@@ -24,6 +26,9 @@ export class HeaderSet {
       return `header name ${JSON.stringify(name.slice(0, 60))} is not a valid HTTP header name`;
     if (MANAGED.has(name.toLowerCase())) return `header ${name} cannot be set: the HTTP client manages it`;
     if (typeof value !== 'string') return `header ${name} ${value.invalid}`;
+    if (value.length > MAX_VALUE_CHARS) {
+      return `header ${name} has a value of ${value.length} characters, more than the ${MAX_VALUE_CHARS} an HTTP server accepts`;
+    }
     if (!FIELD_VALUE.test(value)) {
       return `header ${name} has a value with a line break, a control character or a character above U+00FF, which HTTP headers cannot carry`;
     }

@@ -19,6 +19,8 @@ export interface GraphQLRequest {
   readonly maxBytes: number;
   /** Aborts the request when the client cancels the call. */
   readonly signal?: AbortSignal;
+  /** Hides secrets in the body an endpoint sent back, before a message quotes its start. */
+  readonly redact?: (text: string) => string;
   /**
    * Whether the request may be sent again when a pooled connection turns out to have been closed by the
    * server before it took the request (false for mutations: a reset could come after the server acted).
@@ -69,7 +71,7 @@ export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLRespo
   try {
     const response = await postFollowingRedirects(request, controller.signal);
     const text = await readBody(response, request.maxBytes, controller.signal);
-    return classify(response, text);
+    return classify(response, text, request.redact);
   } catch (error) {
     const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
     if (reason instanceof ToolError) throw reason;
@@ -211,7 +213,11 @@ function tooLarge(maxBytes: number): ToolError {
   );
 }
 
-function classify(response: IncomingMessage, text: string): GraphQLResponse {
+function classify(
+  response: IncomingMessage,
+  text: string,
+  redact: (text: string) => string = (same) => same,
+): GraphQLResponse {
   const status = response.statusCode ?? 0;
   let parsed: unknown;
   try {
@@ -222,7 +228,11 @@ function classify(response: IncomingMessage, text: string): GraphQLResponse {
   if (isGraphQLResponse(parsed)) return { status, result: parsed };
 
   const contentType = response.headers['content-type'] ?? 'none';
-  const preview = text.replace(/\s+/g, ' ').trim().slice(0, BODY_PREVIEW_CHARS);
+  // Redacted before it is cut, so that no part of a secret is left at the cut.
+  const preview = redact(text.slice(0, 64 * 1024))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, BODY_PREVIEW_CHARS);
   const body = preview === '' ? 'an empty body' : `a body starting ${JSON.stringify(preview)}`;
   const what = parsed === undefined ? 'not JSON' : 'JSON but not a GraphQL response (no "data" or "errors")';
   if (status < 200 || status > 299) {

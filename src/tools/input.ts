@@ -40,13 +40,18 @@ export function parseInput<S extends z.ZodObject>(precise: S, args: unknown): z.
 /** `endpoint`: an http(s) URL without user-info. */
 export const endpointInput = z
   .string({ error: 'must be a string holding an http(s) URL' })
+  .max(8_192, 'must be a URL of at most 8192 characters')
   .describe('GraphQL endpoint URL; defaults to the one the server was started with');
 
 /** `headers`: an object of header names to values. */
 export const headersInput = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
-    error: 'must be an object of header names to string values',
-  })
+  .record(
+    z.string(),
+    z.union([z.string(), z.number(), z.boolean()], { error: 'must be a string (or a number or boolean)' }),
+    {
+      error: 'must be an object of header names to string values',
+    },
+  )
   .describe(
     'HTTP headers for this request, e.g. {"Authorization": "Bearer …"}; replace startup headers of the same name',
   );

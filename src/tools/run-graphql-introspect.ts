@@ -84,7 +84,9 @@ export async function runIntrospect(
       key,
       async (loadSignal) => {
         const fetched = new IntrospectedSchema(
-          await fetchIntrospection(config, endpoint, request.headers, loadSignal),
+          await fetchIntrospection(config, endpoint, request.headers, loadSignal, (text) =>
+            redact(text, sentHeaders, urls),
+          ),
         );
         // A schema that cannot be read is a failure, and failures are not kept.
         await fetched.view(includeDeprecated);
@@ -123,6 +125,7 @@ async function fetchIntrospection(
   endpoint: URL,
   headers: HeaderSet,
   signal: AbortSignal,
+  redactText: (text: string) => string,
 ): Promise<IntrospectionQuery> {
   const introspect = async (query: string) =>
     (
@@ -134,6 +137,7 @@ async function fetchIntrospection(
         maxBytes: MAX_INTROSPECTION_BYTES,
         signal,
         retryable: true,
+        redact: redactText,
       })
     ).result;
 

@@ -77,7 +77,7 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     // 8. The request.
     const request = headersFor(config, endpoint, callHeaders);
     notes = request.notes;
-    const body = JSON.stringify({ query: input.query, variables, operationName: input.operationName });
+    const body = serialise({ query: input.query, variables, operationName: input.operationName });
     const { result } = await postGraphQL({
       endpoint,
       headers: request.headers,
@@ -86,12 +86,24 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
       maxBytes: config.maxResponseBytes,
       signal,
       retryable: !mutates,
+      redact: (text) => redact(text, sentHeaders, urls),
     });
     return graphqlResult(result, notes);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     const safe = new ToolError(error.code, redact(error.message, sentHeaders, urls));
     return errorResult(safe, notes);
+  }
+}
+
+// Variables nested tens of thousands deep exhaust JSON.stringify's stack.
+function serialise(body: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ToolError('INVALID_INPUT', 'variables are nested too deeply to send');
+    throw error;
   }
 }
 

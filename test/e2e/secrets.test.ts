@@ -1,0 +1,731 @@
+// Secret hygiene, end to end: distinctive values sit in the startup headers (--headers and GRAPHQL_HEADERS),
+// the per-call headers, and the endpoint URL's user-info and query string. Every success and error path of
+// both tools is driven, with endpoints that echo what they received (request headers and URL) in HTML
+// error pages, JSON bodies, GraphQL error messages, introspection errors, status lines, content types and
+// redirect targets; then every byte of raw stdout, every tool result and every byte of stderr is scanned.
+// No value may appear, whole or in part (any 8 characters of one), ever.
+//
+// A GraphQL response the endpoint returns is passed through unchanged by contract (DESIGN.md): its content
+// is the endpoint's, not text graphql-mcp composes, so no echoing endpoint here answers with a valid GraphQL
+// response that holds a secret, except through the paths where graphql-mcp quotes it (INTROSPECTION_FAILED).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createLibraryApi } from '../../demo/library-api.ts';
+import {
+  graphqlHandler,
+  respond,
+  startFaultServer,
+  type FaultServer,
+  type Handler,
+  type RecordedRequest,
+} from '../fixtures/http-server.ts';
+import { runCli } from '../fixtures/mcp.ts';
+import { classify, RawMcp, type ToolResult } from '../stress/harness.ts';
+
+// Each secret has a random-looking core, so that any 8 characters of it are distinctive.
+const SECRETS = {
+  startupAuth: 'Zq7Xw2Kp9Vt4Lm3N',
+  startupKey: 'Hb5Rt8Yc1Wq6Ej0P',
+  envAuth: 'Gv3Nc7Ud2Sx9Ka4F',
+  callToken: 'Mw8Pz1Ql6Rf3Dt5B',
+  callAuth: 'Jy4Ha9Xe2Lc7Vn0S',
+  queryString: 'Tc6Bm1Wg8Zr3Fh5K',
+  envQueryString: 'Qd2Ls7Vy4Np9Gx1C',
+  allowedQueryString: 'Ek5Yt0Rb3Mj8Wu6A',
+  callQueryString: 'Fn9Kc4Ap7Us2Ho8D',
+  userInfo: 'Ux3Ge6Ck1Tm9Lb4R',
+  password: 'Pw7Jd2Ss5Oq8Xf3I',
+} as const;
+const VALUES = Object.values(SECRETS);
+const PIECE = 8;
+
+/** Every secret piece found in `text` (any 8 consecutive characters of a secret's core). */
+function leaks(text: string): string[] {
+  const found = new Set<string>();
+  for (const secret of VALUES) {
+    for (let i = 0; i + PIECE <= secret.length; i++) {
+      const piece = secret.slice(i, i + PIECE);
+      if (text.includes(piece)) found.add(`${secret} (as ${piece})`);
+    }
+  }
+  return [...found];
+}
+
+function assertClean(text: string, where: string): void {
+  const found = leaks(text);
+  assert.deepEqual(found, [], `${where} reveals ${found.join(', ')}:\n${text.slice(0, 2_000)}`);
+}
+
+const STARTUP_HEADERS = { Authorization: `Bearer ${SECRETS.startupAuth}`, 'X-Api-Key': SECRETS.startupKey };
+const CALL_HEADERS = { 'X-Call-Token': SECRETS.callToken, Authorization: `Bearer ${SECRETS.callAuth}` };
+const BOOKS = '{ books(first: 1) { title } }';
+
+let fault: FaultServer;
+/** Another origin: gets no startup headers, echoes what it gets. */
+let other: FaultServer;
+/** Startup headers in --headers, a query-string secret in --endpoint. */
+let argsSession: RawMcp;
+/** Startup headers in GRAPHQL_HEADERS, the endpoint in GRAPHQL_ENDPOINT, an --allowedEndpoints list. */
+let envSession: RawMcp;
+
+/** What an echoing endpoint puts in its answers: every header it received, and the URL it was asked for. */
+function echoed(request: RecordedRequest): string {
+  const headers: string[] = [];
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    headers.push(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}`);
+  }
+  return `${request.method} ${request.url}\n${headers.join('\n')}`;
+}
+
+function authorization(request: RecordedRequest): string {
+  return String(request.headers.authorization ?? request.headers['x-call-token'] ?? 'none');
+}
+
+/** The credentials of the Authorization header without its scheme, as servers quote them ("invalid token …"). */
+function bareToken(request: RecordedRequest): string {
+  return authorization(request).split(' ').at(-1)!;
+}
+
+/** Echoing handlers, by path: each quotes the request in a way graphql-mcp then quotes in a message. */
+function echoRoutes(server: FaultServer, otherOrigin: string): void {
+  const html = (body: string) => `<html><body><h1>Error</h1><pre>${body}</pre></body></html>`;
+  const routes: Record<string, Handler> = {
+    '/graphql': graphqlHandler(createLibraryApi().schema, createLibraryApi().rootValue),
+    '/html500': ({ res, request }) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end(html(echoed(request)));
+    },
+    '/html200': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(html(echoed(request)));
+    },
+    '/json500': ({ res, request }) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'rejected', url: request.url, received: request.headers }));
+    },
+    '/json200': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ result: 'not graphql', url: request.url, received: request.headers }));
+    },
+    '/bad-json': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"data": ${JSON.stringify(echoed(request))}`);
+    },
+    // GraphQL-looking answers that are not GraphQL responses, so graphql-mcp quotes them.
+    '/errors-not-array': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: `denied for ${authorization(request)} at ${request.url}` }));
+    },
+    '/errors-400-not-array': ({ res, request }) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ errors: { message: `denied for ${authorization(request)} at ${request.url}` } }),
+      );
+    },
+    '/data-string': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: `hello ${authorization(request)} at ${request.url}` }));
+    },
+    '/status-text': ({ res, request }) => {
+      res.writeHead(503, `Unavailable for ${authorization(request)}`.replace(/[^\t\x20-\x7e]/g, '?'), {
+        'content-type': 'text/plain',
+      });
+      res.end('');
+    },
+    '/content-type': ({ res, request }) => {
+      res.writeHead(502, { 'content-type': `text/plain; token="${authorization(request)}"` });
+      res.end('bad gateway');
+    },
+    '/token-401': ({ res, request }) => {
+      res.writeHead(401, { 'content-type': 'text/html' });
+      res.end(`<html><body>Invalid token ${bareToken(request)}</body></html>`);
+    },
+    '/redirect-path': ({ res, request }) => {
+      const token = encodeURIComponent(authorization(request));
+      res.writeHead(307, { location: `${otherOrigin}/to/${token}?q=${token}` });
+      res.end();
+    },
+    '/redirect-userinfo': ({ res, request }) => {
+      const token = encodeURIComponent(authorization(request).replace(/\s/g, ''));
+      res.writeHead(302, { location: otherOrigin.replace('http://', `http://user:${token}@`) + '/x' });
+      res.end();
+    },
+    '/redirect-loop': ({ res, request }) => {
+      res.writeHead(307, { location: request.url });
+      res.end();
+    },
+    '/never': respond.never(),
+    '/reset': async ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(JSON.stringify(echoed(request)).slice(0, 2_000));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      res.socket?.destroy();
+    },
+    '/too-large': ({ res, request }) => {
+      const body = JSON.stringify({ data: { echo: echoed(request), pad: 'p'.repeat(20_000) } });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    },
+    '/corrupt-gzip': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(echoed(request));
+    },
+    '/introspection-refused': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          errors: [{ message: `introspection disabled for ${authorization(request)} at ${request.url}` }],
+        }),
+      );
+    },
+    '/introspection-error-object': ({ res, request }) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: [{ detail: echoed(request) }] }));
+    },
+    '/introspection-bad-schema': ({ res, request }) => {
+      // A type named after the token: graphql-js names the type it cannot find in its message.
+      const name = bareToken(request);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: { __schema: { queryType: { name }, types: [], directives: [] } } }));
+    },
+  };
+  for (const [path, handler] of Object.entries(routes)) server.route(path, handler);
+  // The body preview of an error message is cut after 200 characters: a secret echoed across the cut
+  // must not leave its first part behind. One route per offset, so that every cut point is tried.
+  for (let offset = 170; offset <= 200; offset++) {
+    server.route(`/cut-${offset}`, ({ res, request }) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end(`${'.'.repeat(offset)}${authorization(request)} ${request.url}`);
+    });
+  }
+}
+
+before(async () => {
+  [fault, other] = await Promise.all([startFaultServer(), startFaultServer()]);
+  echoRoutes(fault, other.origin);
+  echoRoutes(other, fault.origin);
+  argsSession = new RawMcp([
+    `--endpoint=${fault.origin}/graphql?api_key=${SECRETS.queryString}`,
+    `--headers=${JSON.stringify(STARTUP_HEADERS)}`,
+    '--timeout=1000',
+    '--maxComplexity=5',
+    '--maxResponseBytes=4096',
+  ]);
+  envSession = new RawMcp(['--timeout=1000', '--maxComplexity=5', '--maxResponseBytes=4096'], {
+    GRAPHQL_ENDPOINT: `${fault.origin}/graphql?token=${SECRETS.envQueryString}`,
+    GRAPHQL_HEADERS: JSON.stringify({ Authorization: `Bearer ${SECRETS.envAuth}` }),
+    GRAPHQL_ALLOWED_ENDPOINTS: `${other.origin}/graphql?key=${SECRETS.allowedQueryString}`,
+  });
+  await Promise.all([argsSession.initialize(), envSession.initialize()]);
+});
+
+after(async () => {
+  argsSession?.kill();
+  envSession?.kill();
+  await Promise.allSettled([fault, other].filter(Boolean).map((server) => server.close()));
+});
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** Calls a tool, checks the code (or success), and scans everything in the answer. */
+async function drive(
+  session: RawMcp,
+  tool: string,
+  args: Record<string, unknown>,
+  expected: string,
+): Promise<ToolResult> {
+  const message = await session.callTool(tool, args, 30_000);
+  const outcome = classify(message);
+  const raw = JSON.stringify(message);
+  if (expected === 'RESULT') {
+    assert.ok(outcome.kind === 'success', `expected a result, got ${raw.slice(0, 500)}`);
+  } else {
+    assert.ok(
+      outcome.kind === 'error' && outcome.code === expected,
+      `expected ${expected}, got ${raw.slice(0, 500)}`,
+    );
+  }
+  const result = message.result as ToolResult;
+  for (const [i, item] of (result.content ?? []).entries()) assertClean(item.text ?? '', `content ${i}`);
+  assertClean(raw, 'the JSON-RPC answer');
+  return result;
+}
+
+const withCall = (extra: Record<string, unknown> = {}) => ({ query: BOOKS, headers: CALL_HEADERS, ...extra });
+const at = (path: string, server = () => fault) => `${server().origin}${path}?sig=${SECRETS.callQueryString}`;
+
+interface Case {
+  readonly name: string;
+  readonly args: () => Record<string, unknown>;
+  readonly expected: string;
+}
+
+/**
+ * The code a case gets from the session started from the environment, whose --allowedEndpoints admits
+ * only the default endpoint's origin and one endpoint of the other server: elsewhere it refuses the call.
+ */
+function expectedWithAllowList(args: Record<string, unknown>, expected: string): string {
+  if (expected === 'INVALID_INPUT' || typeof args.endpoint !== 'string') return expected;
+  const url = new URL(args.endpoint);
+  const allowed = url.origin === fault.origin || (url.origin === other.origin && url.pathname === '/graphql');
+  return allowed ? expected : 'ENDPOINT_NOT_ALLOWED';
+}
+
+const QUERY_CASES: Case[] = [
+  { name: 'a successful query', args: () => withCall(), expected: 'RESULT' },
+  {
+    name: 'a successful query on another origin (headers withheld)',
+    args: () => withCall({ endpoint: at('/graphql', () => other) }),
+    expected: 'RESULT',
+  },
+  {
+    name: 'a query that is not a string',
+    args: () => ({ query: 5, headers: CALL_HEADERS }),
+    expected: 'INVALID_INPUT',
+  },
+  { name: 'an unknown input', args: () => withCall({ token: SECRETS.callToken }), expected: 'INVALID_INPUT' },
+  {
+    name: 'headers given as a string',
+    args: () => ({ query: BOOKS, headers: `Authorization: Bearer ${SECRETS.callAuth}` }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'a header value with a line break',
+    args: () => ({ query: BOOKS, headers: { 'X-Call-Token': `${SECRETS.callToken}\r\nX-Injected: 1` } }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'a header value above Latin-1',
+    args: () => ({ query: BOOKS, headers: { 'X-Call-Token': `${SECRETS.callToken}✓` } }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'a header value of the wrong type',
+    args: () => ({ query: BOOKS, headers: { 'X-Call-Token': { v: SECRETS.callToken } } }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'an endpoint with user-info',
+    args: () =>
+      withCall({
+        endpoint: `http://${SECRETS.userInfo}:${SECRETS.password}@127.0.0.1:${fault.port}/graphql?k=${SECRETS.callQueryString}`,
+      }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'an endpoint with user-info that is not a valid URL',
+    args: () => withCall({ endpoint: `http://${SECRETS.userInfo}:${SECRETS.password}@[bad/graphql` }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'an endpoint with a bad scheme and a query string',
+    args: () => withCall({ endpoint: `ftp://127.0.0.1/graphql?k=${SECRETS.callQueryString}` }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'an unparsable endpoint with a query string',
+    args: () => withCall({ endpoint: `::not a url?k=${SECRETS.callQueryString}` }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'variables given as a bad JSON string',
+    args: () => withCall({ variables: `{"token": "${SECRETS.callToken}"` }),
+    expected: 'INVALID_INPUT',
+  },
+  { name: 'a syntax error', args: () => withCall({ query: '{ books(' }), expected: 'SYNTAX_ERROR' },
+  {
+    name: 'an undefined fragment',
+    args: () => withCall({ query: '{ ...Missing }' }),
+    expected: 'INVALID_DOCUMENT',
+  },
+  {
+    name: 'an unknown operationName',
+    args: () => withCall({ operationName: 'Nope' }),
+    expected: 'OPERATION_NOT_FOUND',
+  },
+  {
+    name: 'a subscription',
+    args: () => withCall({ query: 'subscription { reviewAdded { id } }' }),
+    expected: 'SUBSCRIPTION_NOT_SUPPORTED',
+  },
+  {
+    name: 'a mutation',
+    args: () => withCall({ query: 'mutation { addReview(bookId: "b1", rating: 5) { id } }' }),
+    expected: 'MUTATION_NOT_ALLOWED',
+  },
+  {
+    name: 'a query over the complexity limit',
+    args: () => withCall({ query: '{ books { title year isbn13 genre author { name born } } }' }),
+    expected: 'COMPLEXITY_LIMIT',
+  },
+  { name: 'a timeout', args: () => withCall({ endpoint: at('/never'), timeout: 200 }), expected: 'TIMEOUT' },
+  {
+    name: 'a refused connection',
+    args: () => withCall({ endpoint: `http://127.0.0.1:9/graphql?k=${SECRETS.callQueryString}` }),
+    expected: 'NETWORK_ERROR',
+  },
+  {
+    name: 'a DNS failure',
+    args: () =>
+      withCall({ endpoint: `http://graphql-mcp-secrets.invalid/graphql?k=${SECRETS.callQueryString}` }),
+    expected: 'NETWORK_ERROR',
+  },
+  {
+    name: 'a reset mid-body that had echoed the request',
+    args: () => withCall({ endpoint: at('/reset') }),
+    expected: 'NETWORK_ERROR',
+  },
+  {
+    name: 'an HTML 500 page echoing the request',
+    args: () => withCall({ endpoint: at('/html500') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a JSON 500 body echoing the request',
+    args: () => withCall({ endpoint: at('/json500') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a 400 whose errors member echoes the token but is not a list',
+    args: () => withCall({ endpoint: at('/errors-400-not-array') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a status line echoing the token',
+    args: () => withCall({ endpoint: at('/status-text') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a 401 page quoting the token without its scheme',
+    args: () => withCall({ endpoint: at('/token-401') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a content type echoing the token',
+    args: () => withCall({ endpoint: at('/content-type') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a redirect to another origin whose path holds the percent-encoded Authorization value',
+    args: () => withCall({ endpoint: at('/redirect-path') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a redirect to another origin whose user-info echoes the token',
+    args: () => withCall({ endpoint: at('/redirect-userinfo') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a redirect loop that keeps the query string',
+    args: () => withCall({ endpoint: at('/redirect-loop') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'an HTML 200 page echoing the request',
+    args: () => withCall({ endpoint: at('/html200') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a 200 JSON body that is not GraphQL, echoing the request',
+    args: () => withCall({ endpoint: at('/json200') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a 200 body that is not valid JSON, echoing the request',
+    args: () => withCall({ endpoint: at('/bad-json') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a GraphQL error message in an errors member that is not a list',
+    args: () => withCall({ endpoint: at('/errors-not-array') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a data member that is a string echoing the token',
+    args: () => withCall({ endpoint: at('/data-string') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a body that claims gzip, echoing the request',
+    args: () => withCall({ endpoint: at('/corrupt-gzip') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a response over --maxResponseBytes that echoes the request',
+    args: () => withCall({ endpoint: at('/too-large') }),
+    expected: 'RESPONSE_TOO_LARGE',
+  },
+];
+
+const INTROSPECT_CASES: Case[] = [
+  { name: 'a successful introspection', args: () => ({ headers: CALL_HEADERS }), expected: 'RESULT' },
+  {
+    name: 'a successful introspection of another origin (headers withheld)',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/graphql', () => other) }),
+    expected: 'RESULT',
+  },
+  {
+    name: 'an unknown input',
+    args: () => ({ headers: CALL_HEADERS, token: SECRETS.callToken }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'a header value with a line break',
+    args: () => ({ headers: { Authorization: `Bearer ${SECRETS.callAuth}\n` } }),
+    expected: 'INVALID_INPUT',
+  },
+  {
+    name: 'an endpoint with user-info',
+    args: () => ({
+      endpoint: `http://${SECRETS.userInfo}:${SECRETS.password}@127.0.0.1:${fault.port}/graphql`,
+    }),
+    expected: 'INVALID_INPUT',
+  },
+  { name: 'a timeout', args: () => ({ headers: CALL_HEADERS, endpoint: at('/never') }), expected: 'TIMEOUT' },
+  {
+    name: 'a refused connection',
+    args: () => ({
+      headers: CALL_HEADERS,
+      endpoint: `http://127.0.0.1:9/graphql?k=${SECRETS.callQueryString}`,
+    }),
+    expected: 'NETWORK_ERROR',
+  },
+  {
+    name: 'a reset mid-body that had echoed the request',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/reset') }),
+    expected: 'NETWORK_ERROR',
+  },
+  {
+    name: 'an HTML 500 page echoing the request',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/html500') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a JSON 500 body echoing the request',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/json500') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'a redirect to another origin whose path holds the percent-encoded Authorization value',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/redirect-path') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
+    name: 'an HTML 200 page echoing the request',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/html200') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a schema that cannot be built, naming a type after the token',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/introspection-bad-schema') }),
+    expected: 'INVALID_RESPONSE',
+  },
+  {
+    name: 'a GraphQL error message echoing the token and the URL',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/introspection-refused') }),
+    expected: 'INTROSPECTION_FAILED',
+  },
+  {
+    name: 'a GraphQL error without a message, echoing the request',
+    args: () => ({ headers: CALL_HEADERS, endpoint: at('/introspection-error-object') }),
+    expected: 'INTROSPECTION_FAILED',
+  },
+];
+
+describe('the echoing endpoints really receive the secrets (else this file proves nothing)', () => {
+  test('the startup endpoint receives the --headers values, its query string and the call headers', async () => {
+    await drive(argsSession, 'graphql_query', withCall(), 'RESULT');
+    const request = fault.requestsTo('/graphql').at(-1)!;
+    assert.equal(request.headers['x-api-key'], SECRETS.startupKey);
+    assert.equal(request.headers['x-call-token'], SECRETS.callToken);
+    assert.ok(request.url.includes(SECRETS.queryString));
+  });
+
+  test('the startup endpoint receives the GRAPHQL_HEADERS value and the GRAPHQL_ENDPOINT query string', async () => {
+    await drive(envSession, 'graphql_query', { query: BOOKS }, 'RESULT');
+    const request = fault.requestsTo('/graphql').at(-1)!;
+    assert.equal(request.headers.authorization, `Bearer ${SECRETS.envAuth}`);
+    assert.ok(request.url.includes(SECRETS.envQueryString));
+  });
+});
+
+for (const [label, session] of [
+  ['--headers', () => argsSession],
+  ['GRAPHQL_HEADERS', () => envSession],
+] as const) {
+  const codeFor = (args: Record<string, unknown>, expected: string) =>
+    label === '--headers' ? expected : expectedWithAllowList(args, expected);
+
+  describe(`graphql_query, startup headers from ${label}`, () => {
+    for (const { name, args, expected } of QUERY_CASES) {
+      test(`MUST NOT reveal any secret on ${name}`, async () => {
+        const given = args();
+        await drive(session(), 'graphql_query', given, codeFor(given, expected));
+      });
+    }
+  });
+
+  describe(`graphql_introspect, startup headers from ${label}`, () => {
+    for (const { name, args, expected } of INTROSPECT_CASES) {
+      test(`MUST NOT reveal any secret on ${name}`, async () => {
+        const given = args();
+        await drive(session(), 'graphql_introspect', given, codeFor(given, expected));
+      });
+    }
+  });
+}
+
+describe('errors that quote an endpoint’s answer', () => {
+  test('MUST NOT reveal the startup endpoint’s query string or headers echoed by its own error page', async () => {
+    const echoing = new RawMcp([
+      `--endpoint=${fault.origin}/html500?api_key=${SECRETS.queryString}`,
+      `--headers=${JSON.stringify(STARTUP_HEADERS)}`,
+    ]);
+    try {
+      await echoing.initialize();
+      await drive(echoing, 'graphql_query', { query: BOOKS }, 'HTTP_ERROR');
+      assertClean(echoing.stdout().toString('utf8'), 'raw stdout');
+      assertClean(echoing.stderr().toString('utf8'), 'stderr');
+    } finally {
+      await echoing.close();
+    }
+  });
+
+  test('MUST NOT leave part of a secret behind where an error page is cut off at any point', async () => {
+    for (let offset = 170; offset <= 200; offset++) {
+      await drive(argsSession, 'graphql_query', withCall({ endpoint: at(`/cut-${offset}`) }), 'HTTP_ERROR');
+    }
+  });
+
+  test('MUST NOT reveal the default endpoint’s query string when introspection errors echo the URL', async () => {
+    const echoing = new RawMcp([
+      `--endpoint=${fault.origin}/introspection-refused?api_key=${SECRETS.queryString}`,
+    ]);
+    try {
+      await echoing.initialize();
+      await drive(echoing, 'graphql_introspect', {}, 'INTROSPECTION_FAILED');
+    } finally {
+      await echoing.close();
+    }
+  });
+
+  test('MUST NOT reveal the default endpoint’s query string when an introspection error page echoes the URL', async () => {
+    const echoing = new RawMcp([`--endpoint=${fault.origin}/html500?api_key=${SECRETS.queryString}`]);
+    try {
+      await echoing.initialize();
+      await drive(echoing, 'graphql_introspect', {}, 'HTTP_ERROR');
+    } finally {
+      await echoing.close();
+    }
+  });
+
+  test('MUST NOT reveal the query strings of --allowedEndpoints entries (ENDPOINT_NOT_ALLOWED)', async () => {
+    await drive(
+      envSession,
+      'graphql_query',
+      withCall({ endpoint: at('/graphql').replace(fault.origin, 'http://127.0.0.2:9') }),
+      'ENDPOINT_NOT_ALLOWED',
+    );
+    await drive(
+      envSession,
+      'graphql_introspect',
+      { endpoint: `http://127.0.0.2:9/graphql?k=${SECRETS.callQueryString}` },
+      'ENDPOINT_NOT_ALLOWED',
+    );
+  });
+
+  test('MUST NOT reveal secrets of a call the client cancels', async () => {
+    const from = argsSession.stdout().length;
+    const { id, written, answer } = argsSession.callToolRaw(
+      'graphql_query',
+      JSON.stringify(withCall({ endpoint: at('/never'), timeout: 5_000 })),
+      10_000,
+    );
+    // A cancelled call is never answered: its pending answer fails when the session ends, unobserved.
+    answer.catch(() => undefined);
+    await written;
+    await fault.waitForRequest('/never');
+    argsSession.notify('notifications/cancelled', { requestId: id, reason: 'the test cancels it' });
+    await argsSession.request('ping');
+    assertClean(argsSession.stdout().subarray(from).toString('utf8'), 'raw stdout');
+  });
+});
+
+describe('start-up errors', () => {
+  const cases: Array<{ name: string; args: string[]; env?: Record<string, string> }> = [
+    {
+      name: '--headers that is not valid JSON',
+      args: [`--headers={"Authorization": "Bearer ${SECRETS.startupAuth}"`],
+    },
+    {
+      name: '--headers with a value that is a list',
+      args: [`--headers={"Authorization": ["${SECRETS.startupAuth}"]}`],
+    },
+    {
+      name: '--headers with a line break in a value',
+      args: [`--headers={"Authorization": "Bearer ${SECRETS.startupAuth}\\r\\nX: 1"}`],
+    },
+    {
+      name: '--headers with a value above Latin-1',
+      args: [`--headers={"X-Api-Key": "${SECRETS.startupKey}✓"}`],
+    },
+    { name: '--headers that is a JSON string', args: [`--headers="${SECRETS.startupAuth}"`] },
+    {
+      name: 'GRAPHQL_HEADERS that is not valid JSON',
+      args: [],
+      env: { GRAPHQL_HEADERS: `{"Authorization": "Bearer ${SECRETS.envAuth}` },
+    },
+    {
+      name: '--endpoint with user-info',
+      args: [`--endpoint=http://${SECRETS.userInfo}:${SECRETS.password}@127.0.0.1/graphql`],
+    },
+    {
+      name: 'GRAPHQL_ENDPOINT with user-info',
+      args: [],
+      env: { GRAPHQL_ENDPOINT: `http://${SECRETS.userInfo}:${SECRETS.password}@127.0.0.1/graphql` },
+    },
+    {
+      name: '--endpoint with a bad scheme and a query string',
+      args: [`--endpoint=ftp://127.0.0.1/graphql?k=${SECRETS.queryString}`],
+    },
+    {
+      name: 'an unparsable --endpoint with a query string',
+      args: [`--endpoint=::bad?k=${SECRETS.queryString}`],
+    },
+    {
+      name: 'an unparsable --endpoint with user-info',
+      args: [`--endpoint=http://${SECRETS.userInfo}:${SECRETS.password}@[bad`],
+    },
+    {
+      name: '--allowedEndpoints with user-info',
+      args: [`--allowedEndpoints=http://${SECRETS.userInfo}:${SECRETS.password}@127.0.0.1/`],
+    },
+    {
+      name: 'a bad --timeout beside good headers',
+      args: [`--headers=${JSON.stringify(STARTUP_HEADERS)}`, '--timeout=soon'],
+    },
+  ];
+  for (const { name, args, env } of cases) {
+    test(`MUST NOT reveal any secret when start-up stops on ${name}`, () => {
+      const run = runCli(args, env);
+      assert.equal(run.status, 2, run.stderr);
+      assertClean(run.stderr, 'stderr');
+      assertClean(run.stdout, 'stdout');
+    });
+  }
+});
+
+describe('every byte', () => {
+  test('MUST NOT write any secret to raw stdout or stderr, and stdout holds only JSON-RPC', async () => {
+    for (const session of [argsSession, envSession]) {
+      await session.request('ping');
+      assert.deepEqual(session.strayLines, []);
+      session.stdoutMessages();
+      assertClean(session.stdout().toString('utf8'), 'raw stdout');
+      assertClean(session.stderr().toString('utf8'), 'stderr');
+      const exit = await session.close();
+      assert.equal(exit.code, 0);
+      assertClean(session.stderr().toString('utf8'), 'stderr after exit');
+    }
+  });
+});
