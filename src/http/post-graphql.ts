@@ -99,10 +99,12 @@ async function postFollowingRedirects(
 ): Promise<IncomingMessage> {
   const headers: Record<string, string> = {};
   for (const [name, value] of DEFAULT_HEADERS.merge(request.headers).entries()) headers[name] = value;
-  headers['Content-Length'] = String(Buffer.byteLength(request.body));
+  // Encoded once, for its length and for every hop of a redirect.
+  const body = Buffer.from(request.body);
+  headers['Content-Length'] = String(body.length);
   let url = request.endpoint;
   for (let hop = 0; ; hop++) {
-    const response = await post(url, headers, request.body, signal, request.retryable ?? false);
+    const response = await post(url, headers, body, signal, request.retryable ?? false);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (status < 300 || status > 399 || location === undefined) return response;
@@ -136,7 +138,7 @@ async function postFollowingRedirects(
 async function post(
   url: URL,
   headers: Record<string, string>,
-  body: string,
+  body: Buffer,
   signal: AbortSignal,
   retryable: boolean,
 ): Promise<IncomingMessage> {
