@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { ToolError } from './errors.js';
 import { describeEndpoint } from './http/endpoint.js';
 import type { HeaderSet } from './http/headers.js';
 
@@ -24,7 +25,17 @@ function matchesEntry(entry: URL, endpoint: URL): boolean {
     : endpoint.pathname === entry.pathname;
 }
 
-/** The message of ENDPOINT_NOT_ALLOWED, listing what is allowed. */
+/** ENDPOINT_NOT_ALLOWED, listing what is allowed, unless the model may call this endpoint. */
+export function assertEndpointAllowed(config: Config, endpoint: URL): void {
+  if (!isEndpointAllowed(config, endpoint)) {
+    throw new ToolError(
+      'ENDPOINT_NOT_ALLOWED',
+      `${describeEndpoint(endpoint)} is not an allowed endpoint; allowed: ${describeAllowed(config)}`,
+    );
+  }
+}
+
+/** The allowed endpoints, for messages. */
 export function describeAllowed(config: Config): string {
   const entries = [`${config.endpoint.origin}/ (the default endpoint's origin)`];
   for (const entry of config.allowedEndpoints ?? []) entries.push(describeEndpoint(entry));

@@ -17,7 +17,7 @@ import { clampText } from '../graphql/text-budget.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { HeaderSet } from '../http/headers.js';
 import { postGraphQL } from '../http/post-graphql.js';
-import { configuredUrls, describeAllowed, headersFor, isEndpointAllowed, redact } from '../security.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
 import { inputSchema } from './graphql-introspect.js';
 import { parseInput, readEndpoint, readHeaders } from './input.js';
 
@@ -68,12 +68,7 @@ export async function runIntrospect(
     sentHeaders = [config.headers, callHeaders];
     const endpoint = readEndpoint(input.endpoint, config.endpoint);
     urls = [...urls, endpoint];
-    if (!isEndpointAllowed(config, endpoint)) {
-      throw new ToolError(
-        'ENDPOINT_NOT_ALLOWED',
-        `${describeEndpoint(endpoint)} is not an allowed endpoint; allowed: ${describeAllowed(config)}`,
-      );
-    }
+    assertEndpointAllowed(config, endpoint);
     const request = headersFor(config, endpoint, callHeaders);
     notes = fitNotes(request.notes, config.maxSchemaChars);
     const includeDeprecated = input.includeDeprecated ?? false;

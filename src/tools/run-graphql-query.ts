@@ -4,9 +4,8 @@ import type { Config } from '../config.js';
 import { errorResult, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, containsMutation, selectOperation } from '../graphql/operation.js';
-import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
-import { configuredUrls, describeAllowed, headersFor, isEndpointAllowed, redact } from '../security.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
 import { inputSchema } from './graphql-query.js';
 import { parseInput, readEndpoint, readHeaders } from './input.js';
 
@@ -29,12 +28,7 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     urls = [...urls, endpoint];
 
     // 2. Endpoint.
-    if (!isEndpointAllowed(config, endpoint)) {
-      throw new ToolError(
-        'ENDPOINT_NOT_ALLOWED',
-        `${describeEndpoint(endpoint)} is not an allowed endpoint; allowed: ${describeAllowed(config)}`,
-      );
-    }
+    assertEndpointAllowed(config, endpoint);
 
     // 3.–5. Document, operation, no subscription.
     const document = analyseDocument(input.query);
