@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     log(`graphql-mcp: ${error.message}`);
     process.exit(2);
   }
+  // --help and --version print to stdout and exit: no protocol session runs in these two cases.
   if (command.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
 
