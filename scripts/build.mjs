@@ -1,9 +1,10 @@
-// Bundles the server into one file, dist/server.cjs, run by the bin dist/cli.js: start-up reads one module
-// instead of hundreds, and the published package needs no dependencies installed. Bundled packages'
-// licences go beside it.
+// Bundles the server into two files: the bin, dist/cli.js, which starts a session, and the engine,
+// dist/engine.cjs, which it loads when needed. Start-up reads one small module instead of hundreds, and the
+// published package needs no dependencies installed. Bundled packages' licences go beside them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,10 +21,11 @@ const withoutAjv = {
   },
 };
 
-// The server, as CommonJS so that the launcher can run it through V8's code cache.
+// The engine (engine.ts: the MCP SDK, graphql-js, the tools), as a CommonJS library that the bin loads
+// through V8's code cache (engine-loader.ts).
 const result = await build({
-  entryPoints: [join(root, 'src/cli.ts')],
-  outfile: join(root, 'dist/server.cjs'),
+  entryPoints: [join(root, 'src/engine.ts')],
+  outfile: join(root, 'dist/engine.cjs'),
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -33,28 +35,42 @@ const result = await build({
   metafile: true,
   define: { __VERSION__: JSON.stringify(pkg.version) },
   plugins: [withoutAjv],
-  // vm.Script (the launcher) has no loader for import(): lazy imports become require() calls.
+  // vm.Script (the loader) has no loader for import(): lazy imports become require() calls.
   supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
 
-// The bin: a small launcher that loads the server with the code cache.
-await build({
-  entryPoints: [join(root, 'src/launcher.ts')],
+// The SDK's answers to initialize and tools/list, which the bin gives at start-up (src/startup.ts).
+const engine = createRequire(import.meta.url)(join(root, 'dist/engine.cjs'));
+const startupRecord = await engine.recordStartup();
+
+// The bin: configuration and the start of a stdio session, in a file small enough to need no code cache.
+// CommonJS (dist/package.json says so): Node starts an ES module a few milliseconds later.
+const bin = await build({
+  entryPoints: [join(root, 'src/cli.ts')],
   outfile: join(root, 'dist/cli.js'),
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
+  format: 'cjs',
   minify: true,
+  legalComments: 'none',
+  metafile: true,
+  define: { __VERSION__: JSON.stringify(pkg.version), __STARTUP_RECORD__: JSON.stringify(startupRecord) },
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
 });
+writeFileSync(join(root, 'dist/package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
 chmodSync(join(root, 'dist/cli.js'), 0o755);
+const heavy = Object.keys(bin.metafile.inputs).filter((input) => input.includes('node_modules/'));
+if (heavy.length > 0) {
+  process.stderr.write(`build: the bin must not bundle packages, but it holds ${heavy.join(', ')}\n`);
+  process.exit(1);
+}
 
 // The code cache: one short session (start-up, tools/list, a query that fails to parse) compiles what
-// a real start-up compiles; the launcher writes V8's cache of it when the process exits.
-const cacheFile = join(root, 'dist/server.cache');
+// a real session compiles; the loader writes V8's cache of it when the process exits.
+const cacheFile = join(root, 'dist/engine.cache');
 rmSync(cacheFile, { force: true });
 const session = [
   {
@@ -99,5 +115,5 @@ const notices = [...packages].sort().map((dir) => {
 });
 writeFileSync(
   join(root, 'dist/THIRD_PARTY_NOTICES.md'),
-  `# Third-party notices\n\ndist/server.cjs bundles the following packages.\n\n${notices.join('\n')}`,
+  `# Third-party notices\n\ndist/engine.cjs bundles the following packages.\n\n${notices.join('\n')}`,
 );

@@ -1,15 +1,27 @@
+// The bin (dist/cli.js). It loads little: the configuration and, in stdio mode, the start-up of the
+// session (transports/stdio.ts); the engine, with the MCP SDK, loads when the session needs it.
+import { writeSync } from 'node:fs';
 import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
+import { loadEngine } from './engine-loader.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { serveStdio } from './transports/stdio.js';
 import { VERSION } from './version.js';
 
-// In stdio mode stdout carries the MCP protocol: everything else goes to stderr, always.
-const log = (line: string) => void process.stderr.write(`${line}\n`);
+// In stdio mode stdout carries the MCP protocol: everything else goes to stderr, always. Written directly
+// (as process.stderr writes to a pipe, synchronously) so that start-up does not load Node's streams.
+const log = (line: string): void => {
+  try {
+    writeSync(2, `${line}\n`);
+  } catch {
+    process.stderr.write(`${line}\n`);
+  }
+};
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
   let command;
   try {
-    command = parseCommand(process.argv.slice(2), process.env);
+    command = parseCommand(argv, process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     log(`graphql-mcp: ${error.message}`);
@@ -21,13 +33,11 @@ async function main(): Promise<void> {
 
   const { config } = command;
   if (config.transport === 'stdio') {
-    await serveStdio(config);
+    serveStdio(config, argv, process.env, log);
     log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`);
     return;
   }
-  // Loaded only in remote mode: the HTTP transport and its web-standard plumbing would slow every stdio start.
-  const { serveHttp } = await import('./transports/http.js');
-  const server = await serveHttp(config, log);
+  const server = await loadEngine().serveHttp(argv, process.env, log);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
   const stop = () => void server.shutdown().then(() => process.exit(0));

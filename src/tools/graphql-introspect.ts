@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
-import { describeEndpoint } from '../http/endpoint.js';
+import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput } from './input.js';
 
 /** Most entries of typeNames in one call. */
@@ -54,12 +54,7 @@ export function registerGraphQLIntrospect(server: McpServer, config: Config, dia
     'graphql_introspect',
     {
       title: 'GraphQL schema',
-      description:
-        `Return the schema of ${describeEndpoint(config.endpoint)} (or the endpoint given) as GraphQL SDL: ` +
-        'its types, fields, arguments and descriptions. Use it to write correct queries for graphql_query. ' +
-        `A schema over ${config.maxSchemaChars} characters comes as an overview ` +
-        '(root fields, type names); then read what you need with typeNames (full definitions) or search ' +
-        '(types and fields by words).',
+      description: describeTools(config).graphql_introspect,
       inputSchema: advertised(inputSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
-import { describeEndpoint } from '../http/endpoint.js';
+import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput } from './input.js';
 
 /** The inputs of graphql_query, validated by the tool itself (see input.ts). */
@@ -58,7 +58,7 @@ export function registerGraphQLQuery(server: McpServer, config: Config, diagnost
     'graphql_query',
     {
       title: 'GraphQL query',
-      description: describeTool(config),
+      description: describeTools(config).graphql_query,
       inputSchema: advertised(offered),
       // Advertised precisely, checked cheaply: every structuredContent is a response that post-graphql.ts
       // has already classified as a GraphQL response, and zod's copy of it would cost on every call.
@@ -74,16 +74,5 @@ export function registerGraphQLQuery(server: McpServer, config: Config, diagnost
     diagnostics.reported('graphql_query', async (args, signal) =>
       (await import('./run-graphql-query.js')).runQuery(config, args, signal),
     ),
-  );
-}
-
-function describeTool(config: Config): string {
-  const limit = config.maxComplexity > 0 ? ` A query may select at most ${config.maxComplexity} fields.` : '';
-  const mutations = config.readOnly
-    ? ' This server is read-only: mutations are refused.'
-    : ' Mutations are refused unless allowMutations is true.';
-  return (
-    `Execute a GraphQL query against ${describeEndpoint(config.endpoint)} (or the endpoint given) and return the GraphQL response JSON.` +
-    `${mutations}${limit} Call graphql_introspect first to learn the schema.`
   );
 }

@@ -36,15 +36,17 @@ describe('the npm package', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test('the tarball holds the bin, the bundle and its code cache, the licences and nothing else', () => {
+  test('the tarball holds the bin, the engine and its code cache, the licences and nothing else', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     assert.deepEqual(listing, [
       'package/LICENSE',
       'package/README.md',
       'package/dist/THIRD_PARTY_NOTICES.md',
       'package/dist/cli.js',
-      'package/dist/server.cache',
-      'package/dist/server.cjs',
+      'package/dist/engine.cache',
+      'package/dist/engine.cjs',
+      // Says that dist/cli.js is CommonJS, which Node starts sooner than an ES module.
+      'package/dist/package.json',
       'package/package.json',
     ]);
   });

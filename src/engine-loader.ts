@@ -1,0 +1,42 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- required when the engine loads, not at start-up */
+// Loads the engine (dist/engine.cjs: the MCP SDK, graphql-js and the tools) when it is first needed,
+// through V8's code cache (dist/engine.cache, made by the build): compiling a megabyte of JavaScript
+// would otherwise take longer than running it. A cache made by another Node.js version is rejected by V8,
+// and the source is simply compiled. Runs in the bundled bin only (dist/cli.js, CommonJS), where
+// `require` and `__dirname` exist; the modules it needs are required here, not at start-up.
+import type * as Engine from './engine.js';
+import type { StartupRecord } from './startup.js';
+
+let engine: typeof Engine | undefined;
+
+export function loadEngine(): typeof Engine {
+  if (engine !== undefined) return engine;
+  const { readFileSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+  const { createRequire } = require('node:module') as typeof import('node:module');
+  const { join } = require('node:path') as typeof import('node:path');
+  const { Script } = require('node:vm') as typeof import('node:vm');
+  const file = join(__dirname, 'engine.cjs');
+  const cacheFile = join(__dirname, 'engine.cache');
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  // CommonJS's module wrapper, as Module.wrap writes it.
+  const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n});`;
+  const script = new Script(source, { filename: file, cachedData });
+  // The build runs one session with this set, so the cache holds the functions that a session compiles.
+  if (process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === cacheFile) {
+    process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+  }
+  const module = { exports: {} };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(module.exports, module.exports, createRequire(file), module, file, __dirname);
+  engine = module.exports as typeof Engine;
+  return engine;
+}
+
+/** The SDK's start-up answers, recorded by the build (see startup.ts) and written into the bin. */
+declare const __STARTUP_RECORD__: StartupRecord;
+export const startupRecord = (): StartupRecord => __STARTUP_RECORD__;

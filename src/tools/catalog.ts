@@ -1,0 +1,26 @@
+import type { Config } from '../config.js';
+import { describeEndpoint } from '../http/endpoint.js';
+
+/**
+ * What tools/list says of each tool that depends on the configuration. Plain data, no zod: the stdio
+ * start-up answers tools/list from it before the MCP SDK is loaded (transports/stdio.ts), and the
+ * registrations in graphql-query.ts and graphql-introspect.ts use the same text.
+ */
+export function describeTools(config: Config): Record<'graphql_query' | 'graphql_introspect', string> {
+  const limit = config.maxComplexity > 0 ? ` A query may select at most ${config.maxComplexity} fields.` : '';
+  const mutations = config.readOnly
+    ? ' This server is read-only: mutations are refused.'
+    : ' Mutations are refused unless allowMutations is true.';
+  const endpoint = describeEndpoint(config.endpoint);
+  return {
+    graphql_query:
+      `Execute a GraphQL query against ${endpoint} (or the endpoint given) and return the GraphQL response JSON.` +
+      `${mutations}${limit} Call graphql_introspect first to learn the schema.`,
+    graphql_introspect:
+      `Return the schema of ${endpoint} (or the endpoint given) as GraphQL SDL: ` +
+      'its types, fields, arguments and descriptions. Use it to write correct queries for graphql_query. ' +
+      `A schema over ${config.maxSchemaChars} characters comes as an overview ` +
+      '(root fields, type names); then read what you need with typeNames (full definitions) or search ' +
+      '(types and fields by words).',
+  };
+}

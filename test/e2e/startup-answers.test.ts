@@ -1,0 +1,137 @@
+// The stdio start-up answers initialize and tools/list before the MCP SDK is loaded (src/transports/stdio.ts),
+// from what the build recorded of the SDK's answers. These tests hold them to the SDK: the same results as
+// the engine gives once loaded, for every configuration that changes them, and a clean end in every phase.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseCommand } from '../../src/config.ts';
+import { createServer } from '../../src/server.ts';
+import { RawMcp } from '../stress/harness.ts';
+
+const { version: VERSION } = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+
+const ENDPOINT = 'http://127.0.0.1:9/graphql';
+
+/** What the SDK's McpServer answers to one request, in this process. */
+async function sdkAnswer(argv: string[], method: string, params: Record<string, unknown>): Promise<unknown> {
+  const command = parseCommand(argv, {});
+  assert.equal(command.kind, 'serve');
+  const server = createServer(command.config);
+  const [client, ours] = InMemoryTransport.createLinkedPair();
+  const answer = new Promise<JSONRPCMessage>((resolve) => (client.onmessage = resolve));
+  await server.connect(ours);
+  await client.start();
+  await client.send({ jsonrpc: '2.0', id: 1, method, params });
+  const message = await answer;
+  await server.close();
+  assert.ok('result' in message, JSON.stringify(message));
+  // As it would cross the wire (in memory, fields set to undefined are still there).
+  const result = JSON.parse(JSON.stringify(message.result)) as { serverInfo?: { version: string } };
+  // Run from source, the server has no release version; the build writes package.json's into the bin.
+  if (result.serverInfo?.version === '0.0.0-dev') result.serverInfo.version = VERSION;
+  return result;
+}
+
+const clientInfo = { name: 'startup-answers', version: '1.0.0' };
+
+describe('start-up answers', () => {
+  const configs = [
+    [`--endpoint=${ENDPOINT}`],
+    [`--endpoint=${ENDPOINT}`, '--readOnly'],
+    [`--endpoint=${ENDPOINT}`, '--maxComplexity=0', '--maxSchemaChars=5000'],
+    ['--maxComplexity=7', '--endpoint=https://api.example.com/graphql?key=abc'],
+  ];
+  for (const argv of configs) {
+    const extra = argv.filter((arg) => arg !== `--endpoint=${ENDPOINT}`);
+    test(`tools/list at start-up equals the SDK's own answer (${extra.join(' ') || 'defaults'})`, async () => {
+      const mcp = new RawMcp(argv);
+      try {
+        await mcp.initialize();
+        const early = await mcp.request('tools/list');
+        // A call needs the engine: from here on the SDK answers everything.
+        await mcp.callTool('graphql_query', { query: '{ a' });
+        const late = await mcp.request('tools/list');
+        assert.deepEqual(early.result, late.result);
+        assert.deepEqual(early.result, await sdkAnswer(argv, 'tools/list', {}));
+        assert.deepEqual(mcp.strayLines, []);
+      } finally {
+        mcp.kill();
+      }
+    });
+  }
+
+  for (const version of [LATEST_PROTOCOL_VERSION, '2024-11-05', '1999-01-01']) {
+    test(`initialize for protocol version ${version} is answered as the SDK answers it`, async () => {
+      const argv = [`--endpoint=${ENDPOINT}`];
+      const params = { protocolVersion: version, capabilities: {}, clientInfo };
+      const mcp = new RawMcp(argv);
+      try {
+        const answer = await mcp.request('initialize', params);
+        assert.deepEqual(answer.result, await sdkAnswer(argv, 'initialize', params));
+      } finally {
+        mcp.kill();
+      }
+    });
+  }
+
+  test('an initialize the SDK would refuse is left to the SDK, which refuses it', async () => {
+    const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
+    try {
+      const answer = await mcp.request('initialize', { protocolVersion: 42, capabilities: {}, clientInfo });
+      assert.ok(answer.error, JSON.stringify(answer));
+      assert.equal(answer.result, undefined);
+    } finally {
+      mcp.kill();
+    }
+  });
+
+  test('the engine loaded later knows the session: calls, pings and log levels work after start-up', async () => {
+    const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
+    try {
+      await mcp.initialize();
+      assert.deepEqual((await mcp.request('ping')).result, {});
+      assert.deepEqual((await mcp.request('logging/setLevel', { level: 'error' })).result, {});
+      const call = await mcp.callTool('graphql_query', { query: '{ a' });
+      const result = call.result as { isError?: boolean; content: Array<{ text: string }> };
+      assert.equal(result.isError, true);
+      assert.match(result.content[0]!.text, /^SYNTAX_ERROR/);
+      // The engine's own answer to the replayed initialize never reaches the client.
+      const answers = mcp.stdoutMessages().filter((message) => message.method === undefined);
+      assert.equal(answers.length, 4, JSON.stringify(answers));
+      assert.deepEqual(mcp.strayLines, []);
+    } finally {
+      mcp.kill();
+    }
+  });
+
+  for (const phase of ['before initialize', 'after initialize', 'after tools/list'] as const) {
+    for (const end of ['SIGTERM', 'SIGINT', 'stdin closed'] as const) {
+      test(`${end} ${phase} ends the process at once`, async () => {
+        const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
+        try {
+          if (phase !== 'before initialize') await mcp.initialize();
+          if (phase === 'after tools/list') await mcp.request('tools/list');
+          const sent = performance.now();
+          if (end === 'stdin closed') mcp.child.stdin.end();
+          else mcp.child.kill(end);
+          const exit = await Promise.race([
+            mcp.exit,
+            new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000).unref()),
+          ]);
+          assert.ok(exit, 'still running 3 s later');
+          // Ended by the signal itself or by exit code 0, never by an error.
+          if (exit.signal === null) assert.equal(exit.code, 0);
+          else assert.equal(exit.signal, end);
+          assert.ok(exit.at - sent < 1_000, `took ${Math.round(exit.at - sent)} ms`);
+          assert.deepEqual(mcp.strayLines, []);
+        } finally {
+          mcp.kill();
+        }
+      });
+    }
+  }
+});
