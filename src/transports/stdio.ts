@@ -33,8 +33,6 @@ export function serveStdio(
     return engine;
   };
 
-  const loadSoon = (ms: number) => void setTimeout(() => void (stopping || engineNow()), ms);
-
   const answerAtStartup = (line: string): boolean => {
     let message: Message;
     try {
@@ -54,8 +52,6 @@ export function serveStdio(
     if (method === 'initialize' && startup.length === 0 && isInitializeParams(params)) {
       startup.push(line);
       answer(initializeResult(record, params.protocolVersion));
-      // A client that does not list tools at once gets the engine loaded while it is idle anyway.
-      loadSoon(100);
       return true;
     }
     if (method === 'ping' && (params === undefined || isObject(params))) {
@@ -69,7 +65,7 @@ export function serveStdio(
       answer(toolsListResult(record, config));
       // The host lists tools at start-up and calls them later: the engine loads in between.
       lines.useStreams();
-      loadSoon(0);
+      setTimeout(() => void (stopping || engineNow()), 0);
       return true;
     }
     return false;

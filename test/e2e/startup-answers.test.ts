@@ -108,6 +108,50 @@ describe('start-up answers', () => {
     }
   });
 
+  test('lines are framed as the SDK frames them: CRLF, messages split across writes, UTF-8 split mid-character', async () => {
+    const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
+    const answerTo = async (id: number) => {
+      for (let waited = 0; waited < 5_000; waited += 10) {
+        const found = mcp.stdoutMessages().find((message) => message.id === id);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`no answer to ${id}`);
+    };
+    // Each message is written in two parts, cut inside the two bytes of "é", with a pause between them.
+    const send = async (message: object) => {
+      const bytes = Buffer.from(`${JSON.stringify(message)}\r\n`, 'utf8');
+      const cut = bytes.indexOf(Buffer.from('é', 'utf8')) + 1;
+      mcp.child.stdin.write(bytes.subarray(0, cut));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      mcp.child.stdin.write(bytes.subarray(cut));
+    };
+    try {
+      const params = {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'é', version: '1' },
+      };
+      await send({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+      assert.ok((await answerTo(1)).result);
+      await send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { note: 'é' } } });
+      assert.ok((await answerTo(2)).result);
+      // Now the engine reads (from Node's stream): the same framing.
+      const args = { query: 'query a { __typename }', operationName: 'café' };
+      await send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'graphql_query', arguments: args },
+      });
+      const result = (await answerTo(3)).result as { content: Array<{ text: string }> };
+      assert.match(result.content[0]!.text, /^OPERATION_NOT_FOUND: .*"café"/);
+      assert.deepEqual(mcp.strayLines, []);
+    } finally {
+      mcp.kill();
+    }
+  });
+
   for (const phase of ['before initialize', 'after initialize', 'after tools/list'] as const) {
     for (const end of ['SIGTERM', 'SIGINT', 'stdin closed'] as const) {
       test(`${end} ${phase} ends the process at once`, async () => {

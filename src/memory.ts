@@ -1,0 +1,39 @@
+import type { Session } from 'node:inspector';
+import { getHeapStatistics } from 'node:v8';
+
+/** Heap growth since the last collection, in bytes, past which garbage is collected. */
+const GROWTH_BYTES = 4 * 1024 * 1024;
+const CHECK_MS = 250;
+
+/**
+ * Keeps a long-lived server's heap near its live size (about 12 MB). V8 sizes its heap for the machine: on
+ * a large one the young generation grows to 32 MB and old garbage piles up for hundreds of MB before a full
+ * collection, which for a server holding little live data only becomes resident memory (about 95 MB after
+ * a few thousand calls, against 68 MB with this). So four times a second, if the heap has grown by 4 MB
+ * since the last collection, it is collected; the collection that the inspector's collectGarbage asks for
+ * also gives the young generation back. A full collection of a heap this small takes a few milliseconds,
+ * and an idle server's heap does not grow. (Capping the young generation as well, with
+ * --semi-space-growth-factor=1, cost a third of the throughput for a few MB: measured, not kept.)
+ * Node.js offers no gc() without a flag the bin cannot pass; the inspector's collectGarbage is that call.
+ */
+export function keepHeapCompact(): void {
+  let session: Session | undefined;
+  let baseline = getHeapStatistics().used_heap_size;
+  const timer = setInterval(() => {
+    if (getHeapStatistics().used_heap_size - baseline < GROWTH_BYTES) return;
+    if (session === undefined) {
+      try {
+        // Required here: a Node.js built without the inspector has no such module, and then no policy.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const inspector = require('node:inspector') as typeof import('node:inspector');
+        session = new inspector.Session();
+        session.connect();
+      } catch {
+        return clearInterval(timer);
+      }
+    }
+    session.post('HeapProfiler.collectGarbage', () => {
+      baseline = getHeapStatistics().used_heap_size;
+    });
+  }, CHECK_MS).unref();
+}
