@@ -2,15 +2,15 @@ import type { Session } from 'node:inspector';
 import { getHeapSpaceStatistics } from 'node:v8';
 
 /** Old-space growth since the last collection, in bytes, past which garbage is collected. */
-const GROWTH_BYTES = 4 * 1024 * 1024;
-const CHECK_MS = 250;
+const GROWTH_BYTES = 2 * 1024 * 1024;
+const CHECK_MS = 100;
 
 /**
  * Keeps a long-lived server's heap near its live size (about 12 MB). V8 sizes its heap for the machine: on
  * a large one the young generation grows to 32 MB and old garbage piles up for hundreds of MB before a full
  * collection, which for a server holding little live data only becomes resident memory (about 95 MB after
- * a few thousand calls, against under 70 MB with this). So four times a second, if the old space has grown
- * by 4 MB since the last collection, the heap is collected; the collection that the inspector's
+ * a few thousand calls, against under 70 MB with this). So ten times a second, if the old space has grown
+ * by 2 MB since the last collection, the heap is collected; the collection that the inspector's
  * collectGarbage asks for also gives the young generation back. A full collection of a heap this small
  * takes a few milliseconds, and an idle server's heap does not grow. Large objects (a 10 MB argument, a 1 MB
  * response) are not counted: they are freed with their call, and collecting right after one would stall
