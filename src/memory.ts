@@ -1,40 +1,40 @@
-import type { Session } from 'node:inspector';
 import { getHeapSpaceStatistics } from 'node:v8';
 
 /** Old-space growth since the last collection, in bytes, past which garbage is collected. */
 const GROWTH_BYTES = 2 * 1024 * 1024;
-const CHECK_MS = 100;
+const CHECK_MS = 200;
 
 /**
  * Keeps a long-lived server's heap near its live size (about 12 MB). V8 sizes its heap for the machine: on
  * a large one the young generation grows to 32 MB and old garbage piles up for hundreds of MB before a full
  * collection, which for a server holding little live data only becomes resident memory (about 95 MB after
- * a few thousand calls, against under 70 MB with this). So ten times a second, if the old space has grown
+ * a few thousand calls, against under 70 MB with this). So five times a second, if the old space has grown
  * by 2 MB since the last collection, the heap is collected; the collection that the inspector's
  * collectGarbage asks for also gives the young generation back. A full collection of a heap this small
  * takes a few milliseconds, and an idle server's heap does not grow. Large objects (a 10 MB argument, a 1 MB
  * response) are not counted: they are freed with their call, and collecting right after one would stall
  * the event loop for nothing. (Capping the young generation as well, with --semi-space-growth-factor=1,
  * cost a third of the throughput for a few MB: measured, not kept.) Node.js offers no gc() without a flag
- * the bin cannot pass; the inspector's collectGarbage is that call.
+ * the bin cannot pass; the inspector's collectGarbage is that call (a session attached only for it). Code
+ * runs unoptimised for a while after such a collection, which is why the parser's nesting limit is fixed
+ * (graphql/operation.ts MAX_DEPTH) rather than wherever the stack happens to run out.
  */
 export function keepHeapCompact(): void {
-  let session: Session | undefined;
+  let inspector: typeof import('node:inspector');
+  try {
+    // Required here: a Node.js built without the inspector has no such module, and then no policy.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    inspector = require('node:inspector') as typeof import('node:inspector');
+  } catch {
+    return;
+  }
   let baseline = oldSpaceUsed();
-  const timer = setInterval(() => {
+  setInterval(() => {
     if (oldSpaceUsed() - baseline < GROWTH_BYTES) return;
-    if (session === undefined) {
-      try {
-        // Required here: a Node.js built without the inspector has no such module, and then no policy.
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const inspector = require('node:inspector') as typeof import('node:inspector');
-        session = new inspector.Session();
-        session.connect();
-      } catch {
-        return clearInterval(timer);
-      }
-    }
+    const session = new inspector.Session();
+    session.connect();
     session.post('HeapProfiler.collectGarbage', () => {
+      session.disconnect();
       baseline = oldSpaceUsed();
     });
   }, CHECK_MS).unref();

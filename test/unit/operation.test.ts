@@ -4,6 +4,7 @@ import { ToolError, type ErrorCode } from '../../src/errors.ts';
 import {
   analyseDocument,
   containsMutation,
+  MAX_DEPTH,
   MAX_TOKENS,
   selectOperation,
 } from '../../src/graphql/operation.ts';
@@ -94,6 +95,22 @@ describe('analyseDocument syntax', () => {
 
   test('fields nested 500 levels deep parse', () => {
     assert.equal(analyseDocument('{a'.repeat(500) + '}'.repeat(500)).operations.length, 1);
+  });
+
+  test(`nesting up to ${MAX_DEPTH} levels parses, in a fresh process or not; one more is refused by name`, () => {
+    const nested = (levels: number) => '{a'.repeat(levels) + '}'.repeat(levels);
+    assert.equal(analyseDocument(nested(MAX_DEPTH)).operations.length, 1);
+    const error = toolError(() => analyseDocument(nested(MAX_DEPTH + 1)), 'SYNTAX_ERROR');
+    assert.match(error.message, new RegExp(`nested more than ${MAX_DEPTH} levels`));
+    // Parentheses and brackets count too: a list value nested past the limit.
+    const list = `{ a(x: ${'['.repeat(MAX_DEPTH)}1${']'.repeat(MAX_DEPTH)}) }`;
+    assert.match(toolError(() => analyseDocument(list), 'SYNTAX_ERROR').message, /nested more than/);
+  });
+
+  test('braces inside strings, block strings and comments do not count as nesting', () => {
+    const braces = '{'.repeat(MAX_DEPTH + 10);
+    const document = `# ${braces}\n{ a(s: "${braces}", t: """${braces}""") }`;
+    assert.equal(analyseDocument(document).operations.length, 1);
   });
 });
 
