@@ -15,7 +15,7 @@ const CHECK_MS = 200;
  * response) are not counted: they are freed with their call, and collecting right after one would stall
  * the event loop for nothing. (Capping the young generation as well, with --semi-space-growth-factor=1,
  * cost a third of the throughput for a few MB: measured, not kept.) Node.js offers no gc() without a flag
- * the bin cannot pass; the inspector's collectGarbage is that call (a session attached only for it). Code
+ * the bin cannot pass; the inspector's collectGarbage is that call. Code
  * runs unoptimised for a while after such a collection, which is why the parser's nesting limit is fixed
  * (graphql/operation.ts MAX_DEPTH) rather than wherever the stack happens to run out.
  */
@@ -28,13 +28,15 @@ export function keepHeapCompact(): void {
   } catch {
     return;
   }
+  let session: import('node:inspector').Session | undefined;
   let baseline = oldSpaceUsed();
   setInterval(() => {
     if (oldSpaceUsed() - baseline < GROWTH_BYTES) return;
-    const session = new inspector.Session();
-    session.connect();
+    if (session === undefined) {
+      session = new inspector.Session();
+      session.connect();
+    }
     session.post('HeapProfiler.collectGarbage', () => {
-      session.disconnect();
       baseline = oldSpaceUsed();
     });
   }, CHECK_MS).unref();
