@@ -8,7 +8,6 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseCommand, type Config } from './config.js';
-import { keepHeapCompact } from './memory.js';
 import { createServer } from './server.js';
 import type { StartupRecord } from './startup.js';
 import type { RunningHttpServer } from './transports/http.js';
@@ -33,7 +32,6 @@ export function openStdio(
   write: (line: string) => Promise<void>,
   startup: readonly string[],
 ): StdioEngine {
-  keepHeapCompact();
   const server = createServer(configOf(argv, env));
   const transport = new LineTransport(write);
   void server.connect(transport);
@@ -53,7 +51,6 @@ export async function serveHttp(
   // Imported when used, as before the split: bundled eagerly, the SDK's web-standard transport puts zod's
   // module initialisation out of order (esbuild), and stdio sessions have no use for it.
   const http = await import('./transports/http.js');
-  keepHeapCompact();
   return http.serveHttp(configOf(argv, env), log);
 }
 
