@@ -68,6 +68,7 @@ export class StdioLines {
     return this.#writeStream(data);
   }
 
+  /** The protocol's own writer: only `write` (JSON-RPC lines from the session) reaches stdout through here. */
   #writeStream(data: string | Buffer): Promise<void> {
     return new Promise((resolve) => {
       if (process.stdout.write(data)) resolve();
