@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { errorResult, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, containsMutation, selectOperation } from '../graphql/operation.js';
+import { jsonLengthAtLeast, letInputIn } from '../graphql/time-slice.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
 import { inputSchema } from './graphql-query.js';
@@ -71,7 +72,12 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     // 8. The request.
     const request = headersFor(config, endpoint, callHeaders);
     notes = request.notes;
+    // Serialising megabytes of variables and encoding the result take tens of milliseconds each: each
+    // gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
+    const large = jsonLengthAtLeast(variables, LARGE_VARIABLES);
+    if (large) await letInputIn();
     const body = serialise({ query: input.query, variables, operationName: input.operationName });
+    if (large) await letInputIn();
     const { result } = await postGraphQL({
       endpoint,
       headers: request.headers,
@@ -89,6 +95,9 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     return errorResult(safe, notes);
   }
 }
+
+/** Variables this long as JSON (about 2 ms of work to serialise) are serialised in a turn of their own. */
+const LARGE_VARIABLES = 1_000_000;
 
 // Variables nested tens of thousands deep exhaust JSON.stringify's stack.
 function serialise(body: Record<string, unknown>): string {

@@ -1,5 +1,5 @@
+import { isAscii } from 'node:buffer';
 import { read, writeSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 
 /** MCP's stdio framing: one JSON-RPC message per line. The SDK's transport drops a session past this. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -22,9 +22,7 @@ export class StdioLines {
   #streamsWanted = false;
   #readPending = false;
   #ended = false;
-  #pending = '';
-  readonly #decoder = new StringDecoder('utf8');
-  #pendingBytes = 0;
+  readonly #partial = new PartialLine();
   readonly #chunk = Buffer.allocUnsafe(64 * 1024);
 
   constructor(
@@ -102,10 +100,7 @@ export class StdioLines {
     process.stdout.on('error', (error) => this.#end(`stdout failed: ${error.message}`));
   }
 
-  /**
-   * Splits bytes into lines. A partial line is decoded as its bytes arrive (a long message comes in many
-   * chunks), so that its last chunk leaves little work besides JSON.parse for one turn of the event loop.
-   */
+  /** Splits bytes into lines. */
   #take(bytes: Buffer): void {
     let start = 0;
     for (
@@ -113,27 +108,67 @@ export class StdioLines {
       newline !== -1 && !this.#ended;
       newline = bytes.indexOf(10, start)
     ) {
-      let line = this.#decoder.write(bytes.subarray(start, newline));
+      const line =
+        this.#partial.length === 0
+          ? bytes.toString('utf8', start, newline)
+          : this.#partial.finish(bytes.subarray(start, newline));
       start = newline + 1;
-      if (this.#pendingBytes > 0) {
-        line = this.#pending + line;
-        this.#pending = '';
-        this.#pendingBytes = 0;
-      }
       // The SDK's framing: a line may end in \r\n.
       this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
     }
     if (this.#ended || start === bytes.length) return;
-    this.#pending += this.#decoder.write(bytes.subarray(start));
-    this.#pendingBytes += bytes.length - start;
-    if (this.#pendingBytes > MAX_LINE_BYTES) this.#end(`a message is over ${MAX_LINE_BYTES} bytes`);
+    this.#partial.append(bytes.subarray(start));
+    if (this.#partial.length > MAX_LINE_BYTES) this.#end(`a message is over ${MAX_LINE_BYTES} bytes`);
   }
 
   #end(why?: string): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#pending = '';
+    this.#partial.clear();
     if (this.#streams) process.stdin.pause();
     this.onEnd(why);
+  }
+}
+
+/**
+ * The bytes of a line still arriving. A long message comes in many chunks: they are copied into one
+ * growing buffer as they come and decoded once, when the newline arrives. Decoding each chunk as it came
+ * would put thousands of short strings on the JavaScript heap, which the collector copies again while they
+ * wait for the rest of the line; and the copying done here is spread over the chunks, leaving the last one
+ * with the decoding alone (a plain copy when the line is ASCII, as JSON-RPC mostly is).
+ */
+class PartialLine {
+  #bytes = Buffer.alloc(0);
+  #length = 0;
+  #ascii = true;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  append(bytes: Buffer): void {
+    const needed = this.#length + bytes.length;
+    if (needed > this.#bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, 2 * this.#bytes.length, 64 * 1024));
+      this.#bytes.copy(grown, 0, 0, this.#length);
+      this.#bytes = grown;
+    }
+    bytes.copy(this.#bytes, this.#length);
+    this.#length = needed;
+    this.#ascii &&= isAscii(bytes);
+  }
+
+  /** The whole line, once `last` (its bytes up to the newline) is added; leaves this empty. */
+  finish(last: Buffer): string {
+    this.append(last);
+    const line = this.#bytes.toString(this.#ascii ? 'latin1' : 'utf8', 0, this.#length);
+    this.clear();
+    return line;
+  }
+
+  clear(): void {
+    this.#bytes = Buffer.alloc(0);
+    this.#length = 0;
+    this.#ascii = true;
   }
 }
