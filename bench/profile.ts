@@ -1,13 +1,18 @@
-// --cpu-prof: where our server's time goes under the bench's load. The shipped bundle is minified, so the
+// --cpu-prof: where our server's time goes under the bench's load. The shipped bundles are minified, so the
 // server is bundled again for the profile without minifying: functions keep their names, and esbuild's
 // "// path" comment before each bundled module tells which package or source file a line belongs to.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import type { Api } from './api.ts';
 import type { BenchOptions } from './options.ts';
 import { openSession } from './processes.ts';
 import { count } from './stats.ts';
+
+/** The profiled bundles: the bin loads the engine from beside it (src/engine-loader.ts). */
+const BIN = 'server.cjs';
+const ENGINE = 'engine.cjs';
 
 interface CpuProfile {
   nodes: Array<{
@@ -18,7 +23,10 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Bundles src/cli.ts as scripts/build.mjs does, minus minifying; returns the bundle's path. */
+/**
+ * Bundles the bin and the engine as scripts/build.mjs does, minus minifying (and without the code cache);
+ * returns the bin's path. The start-up answers are the built engine's, as in the shipped bin.
+ */
 async function bundleForProfile(root: string, dir: string): Promise<string> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   const stub = join(root, 'scripts/stubs/ajv-provider.js');
@@ -29,19 +37,35 @@ async function bundleForProfile(root: string, dir: string): Promise<string> {
       builder.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({ path: stub }));
     },
   };
-  const outfile = join(dir, 'server.cjs');
-  await build({
-    entryPoints: [join(root, 'src/cli.ts')],
-    outfile,
+  const built = createRequire(import.meta.url)(join(root, 'dist/engine.cjs')) as {
+    recordStartup(): Promise<unknown>;
+  };
+  const common = {
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
+    logLevel: 'warning',
+  } as const;
+  await build({
+    ...common,
+    entryPoints: [join(root, 'src/engine.ts')],
+    outfile: join(dir, ENGINE),
     define: { __VERSION__: JSON.stringify(pkg.version) },
     plugins: existsSync(stub) ? [withoutAjv] : [],
-    logLevel: 'warning',
+    supported: { 'dynamic-import': false },
   });
-  return outfile;
+  const bin = join(dir, BIN);
+  await build({
+    ...common,
+    entryPoints: [join(root, 'src/cli.ts')],
+    outfile: bin,
+    define: {
+      __VERSION__: JSON.stringify(pkg.version),
+      __STARTUP_RECORD__: JSON.stringify(await built.recordStartup()),
+    },
+  });
+  return bin;
 }
 
 /** Which bundled module each line of the bundle belongs to, from esbuild's "// path" comments. */
@@ -72,8 +96,9 @@ function moduleOfLine(bundle: string): (line: number) => string {
 }
 
 /** Self time by function and by module, per call. */
-function summarise(profile: CpuProfile, bundle: string, calls: number): string {
-  const moduleOf = moduleOfLine(bundle);
+function summarise(profile: CpuProfile, dir: string, calls: number): string {
+  const bundles = new Map([BIN, ENGINE].map((name) => [name, moduleOfLine(join(dir, name))]));
+  const bundleOf = (url: string) => bundles.get(url.slice(url.lastIndexOf('/') + 1));
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const byFunction = new Map<string, number>();
@@ -90,10 +115,11 @@ function summarise(profile: CpuProfile, bundle: string, calls: number): string {
       continue;
     }
     let module: string;
-    if (url.endsWith('server.cjs')) module = moduleOf(lineNumber);
+    const moduleOf = bundleOf(url);
+    if (moduleOf !== undefined) module = moduleOf(lineNumber);
     else if (url.startsWith('node:')) module = url.split('/').slice(0, 3).join('/');
     else module = url || functionName;
-    const name = `${functionName || '(anonymous)'}  [${module}${url.endsWith('server.cjs') ? `:${lineNumber + 1}` : ''}]`;
+    const name = `${functionName || '(anonymous)'}  [${module}${moduleOf !== undefined ? `:${lineNumber + 1}` : ''}]`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
     byModule.set(module, (byModule.get(module) ?? 0) + us);
   }
@@ -150,5 +176,5 @@ export async function profileServer(
   const written = readdirSync(dir).find((name) => name.endsWith('.cpuprofile') && !before.has(name));
   if (!written) return `CPU profile: the server wrote no profile to ${dir}.`;
   const profile = JSON.parse(readFileSync(join(dir, written), 'utf8')) as CpuProfile;
-  return `${summarise(profile, bundle, session.calls)}\n(profile: ${join(dir, written)}; open it in Chrome DevTools)`;
+  return `${summarise(profile, dir, session.calls)}\n(profile: ${join(dir, written)}; open it in Chrome DevTools)`;
 }
