@@ -2,15 +2,12 @@
 // needed (engine-loader.ts). It parses the command line again rather than take the bin's Config: the two
 // bundles have their own copies of the config modules, and so of their classes.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseCommand, type Config } from './config.js';
 import { createServer } from './server.js';
 import type { StartupRecord } from './startup.js';
 import type { RunningHttpServer } from './transports/http.js';
+import { toJsonRpcMessage } from './transports/jsonrpc.js';
 
 /** An MCP server session on stdio lines (transports/stdio.ts owns stdin and stdout). */
 export interface StdioEngine {
@@ -117,7 +114,7 @@ class LineTransport implements Transport {
   receive(line: string): void {
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      message = toJsonRpcMessage(JSON.parse(line));
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
