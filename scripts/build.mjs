@@ -98,6 +98,27 @@ if (warmUp.status !== 0 || !existsSync(cacheFile)) {
   process.stderr.write(`build: the warm-up session failed (exit ${warmUp.status}): ${warmUp.stderr}\n`);
   process.exit(1);
 }
+// V8 silently compiles from source when it rejects a cache (another Node.js, other V8 flags), and loading
+// the engine then takes twice as long: a fresh process must accept this one, as the loader compiles it.
+const accepted = spawnSync(
+  process.execPath,
+  [
+    '-e',
+    `const { readFileSync } = require('node:fs');
+     const { Script } = require('node:vm');
+     const file = ${JSON.stringify(join(root, 'dist/engine.cjs'))};
+     const source = '(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n});';
+     const script = new Script(source, { filename: file, cachedData: readFileSync(${JSON.stringify(cacheFile)}) });
+     process.exit(script.cachedDataRejected ? 1 : 0);`,
+  ],
+  { encoding: 'utf8', timeout: 30_000 },
+);
+if (accepted.status !== 0) {
+  process.stderr.write(
+    `build: V8 rejects the code cache it just wrote (exit ${accepted.status}) ${accepted.stderr}\n`,
+  );
+  process.exit(1);
+}
 
 // Licences of every package in the bundle, as their MIT/ISC/BSD terms ask.
 const packages = new Set();

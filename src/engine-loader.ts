@@ -5,14 +5,36 @@
 // and the source is simply compiled. Runs in the bundled bin only (dist/cli.js, CommonJS), where
 // `require` and `__dirname` exist; the modules it needs are required here, not at start-up.
 import type * as Engine from './engine.js';
+import { letInputIn } from './graphql/time-slice.js';
 import type { StartupRecord } from './startup.js';
 
 let engine: typeof Engine | undefined;
 
+/** Loads the engine at once (remote mode, before it serves anything). */
 export function loadEngine(): typeof Engine {
+  return (engine ??= runEngine(compileEngine()));
+}
+
+/**
+ * Loads the engine in turns of the event loop: reading and compiling it, then running its modules, each
+ * some tens of milliseconds, so that messages that arrive meanwhile (a ping) are not kept waiting for both.
+ */
+export async function loadEngineInTurns(): Promise<typeof Engine> {
   if (engine !== undefined) return engine;
+  const compiled = compileEngine();
+  await letInputIn();
+  return (engine ??= runEngine(compiled));
+}
+
+interface CompiledEngine {
+  readonly run: (...args: unknown[]) => void;
+  readonly file: string;
+  /** Whether this process writes the code cache for the build. */
+  readonly writingCache: boolean;
+}
+
+function compileEngine(): CompiledEngine {
   const { readFileSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
-  const { createRequire } = require('node:module') as typeof import('node:module');
   const { join } = require('node:path') as typeof import('node:path');
   const { Script } = require('node:vm') as typeof import('node:vm');
   const file = join(__dirname, 'engine.cjs');
@@ -27,15 +49,18 @@ export function loadEngine(): typeof Engine {
   const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n});`;
   const script = new Script(source, { filename: file, cachedData });
   // The build runs one session with this set, so the cache holds the functions that a session compiles.
-  if (process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === cacheFile) {
-    process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
-  }
+  const writingCache = process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === cacheFile;
+  if (writingCache) process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+  return { run: script.runInThisContext() as CompiledEngine['run'], file, writingCache };
+}
+
+function runEngine({ run, file, writingCache }: CompiledEngine): typeof Engine {
+  const { createRequire } = require('node:module') as typeof import('node:module');
   const module = { exports: {} };
-  const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, __dirname);
-  engine = module.exports as typeof Engine;
-  keepHeapSmall();
-  return engine;
+  // V8 rejects a cache made under other flags: the session that makes it keeps the flags a start has.
+  if (!writingCache) keepHeapSmall();
+  return module.exports as typeof Engine;
 }
 
 /**

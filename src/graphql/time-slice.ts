@@ -1,8 +1,9 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
 // Preparing a schema of thousands of types takes a few hundred milliseconds of CPU. Done in one go it would
 // stall every other call and the protocol's own messages (pings, cancellations) for that long; done in
 // slices, the event loop gets a turn every few milliseconds.
+
+/** One turn of the event loop (the global setImmediate: the bin uses this module too, and loads nothing). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** How long a slice may run before it lets the event loop take a turn. */
 export const SLICE_MS = 3;

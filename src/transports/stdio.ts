@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { StdioEngine } from '../engine.js';
-import { loadEngine, startupRecord } from '../engine-loader.js';
+import { letInputIn } from '../graphql/time-slice.js';
+import { loadEngineInTurns, startupRecord } from '../engine-loader.js';
 import { initializeResult, toolsListResult, type StartupRecord } from '../startup.js';
 import { StdioLines } from './stdio-lines.js';
 
@@ -21,19 +22,33 @@ export function serveStdio(
   log: (line: string) => void,
 ): void {
   let engine: StdioEngine | undefined;
+  /** Settles once the engine has been given the lines that came while it loaded. */
+  let ready: Promise<void> | undefined;
+  /** Lines for the engine that came while it loaded, in order. */
+  const queued: string[] = [];
   let record: StartupRecord | undefined;
   const startup: string[] = [];
   let stopping = false;
 
-  const engineNow = (): StdioEngine => {
-    if (engine === undefined) {
-      lines.useStreams();
-      engine = loadEngine().openStdio(argv, env, (line) => lines.write(line), startup);
-    }
-    return engine;
+  const loadEngine = (): void => {
+    if (ready !== undefined) return;
+    lines.useStreams();
+    ready = loadEngineInTurns()
+      .then(async (loaded) => {
+        await letInputIn(); // the server starts in a turn of its own too
+        engine = loaded.openStdio(argv, env, (line) => lines.write(line), startup);
+        for (const line of queued.splice(0)) engine.receive(line);
+      })
+      .catch((error: unknown) => {
+        log(
+          `graphql-mcp: the engine failed to load: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        process.exit(1);
+      });
   };
 
-  const answerAtStartup = (line: string): boolean => {
+  /** Answers a message that needs no engine; `pureOnly`: only one that changes nothing (ping, tools/list). */
+  const answerAtStartup = (line: string, pureOnly: boolean): boolean => {
     let message: Message;
     try {
       message = JSON.parse(line) as Message;
@@ -42,14 +57,14 @@ export function serveStdio(
     }
     if (typeof message !== 'object' || message === null || message.jsonrpc !== '2.0') return false;
     const { id, method, params } = message;
-    if (method === 'notifications/initialized' && id === undefined) {
+    if (method === 'notifications/initialized' && id === undefined && !pureOnly) {
       startup.push(line);
       return true;
     }
     if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
     const answer = (result: object) => void lines.write(JSON.stringify({ result, jsonrpc: '2.0', id }));
     record ??= startupRecord();
-    if (method === 'initialize' && startup.length === 0 && isInitializeParams(params)) {
+    if (method === 'initialize' && startup.length === 0 && !pureOnly && isInitializeParams(params)) {
       startup.push(line);
       answer(initializeResult(record, params.protocolVersion));
       return true;
@@ -65,7 +80,7 @@ export function serveStdio(
       answer(toolsListResult(record, config));
       // The host lists tools at start-up and calls them later: the engine loads in between.
       lines.useStreams();
-      setTimeout(() => void (stopping || engineNow()), 0);
+      setTimeout(() => stopping || loadEngine(), 0);
       return true;
     }
     return false;
@@ -73,7 +88,12 @@ export function serveStdio(
 
   const lines = new StdioLines(
     (line) => {
-      if (engine !== undefined || !answerAtStartup(line)) engineNow().receive(line);
+      if (engine !== undefined) return engine.receive(line);
+      // While the engine loads, what it will be given waits in order; pings and tools/list, which change
+      // nothing, are still answered here.
+      if (answerAtStartup(line, queued.length > 0)) return;
+      queued.push(line);
+      loadEngine();
     },
     (why) => {
       if (why !== undefined) log(`graphql-mcp: ${why}; ending the session`);
@@ -91,7 +111,10 @@ export function serveStdio(
       process.kill(process.pid, signal);
       return;
     }
-    void (engine?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+    // What came before the end is handed to the engine first, as if it had been loaded all along.
+    void (ready ?? Promise.resolve())
+      .then(() => (engine === undefined ? undefined : letInputIn().then(() => engine?.close())))
+      .finally(() => process.exit(0));
     // A close that hangs must not keep the process alive.
     setTimeout(() => process.exit(0), 500).unref();
   };

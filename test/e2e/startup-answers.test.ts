@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseCommand } from '../../src/config.ts';
 import { createServer } from '../../src/server.ts';
-import { RawMcp } from '../stress/harness.ts';
+import { RawMcp, type JsonRpcMessage } from '../stress/harness.ts';
 
 const { version: VERSION } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -103,6 +103,82 @@ describe('start-up answers', () => {
       const answers = mcp.stdoutMessages().filter((message) => message.method === undefined);
       assert.equal(answers.length, 4, JSON.stringify(answers));
       assert.deepEqual(mcp.strayLines, []);
+    } finally {
+      mcp.kill();
+    }
+  });
+
+  test('while the engine loads, messages wait for it in order and pings are still answered', async () => {
+    const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
+    try {
+      await mcp.initialize();
+      // The first call makes the engine load; what follows it in the same write comes while it loads.
+      const written = [
+        {
+          jsonrpc: '2.0',
+          id: 10,
+          method: 'tools/call',
+          params: { name: 'graphql_query', arguments: { query: '{ a' } },
+        },
+        { jsonrpc: '2.0', id: 11, method: 'ping' },
+        { jsonrpc: '2.0', id: 12, method: 'logging/setLevel', params: { level: 'error' } },
+        { jsonrpc: '2.0', id: 13, method: 'tools/list' },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 14 } },
+        {
+          jsonrpc: '2.0',
+          id: 15,
+          method: 'tools/call',
+          params: { name: 'graphql_query', arguments: { query: '{ b' } },
+        },
+      ];
+      mcp.child.stdin.write(written.map((message) => `${JSON.stringify(message)}\n`).join(''));
+      const answers = new Map<unknown, JsonRpcMessage>();
+      for (let waited = 0; answers.size < 5 && waited < 5_000; waited += 10) {
+        for (const message of mcp.stdoutMessages())
+          if (message.id !== undefined) answers.set(message.id, message);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.deepEqual(answers.get(11)?.result, {});
+      assert.deepEqual(answers.get(12)?.result, {});
+      assert.equal((answers.get(13)?.result as { tools: unknown[] }).tools.length, 2);
+      for (const id of [10, 15]) {
+        const result = answers.get(id)?.result as { content: Array<{ text: string }> };
+        assert.match(result.content[0]!.text, /^SYNTAX_ERROR/, `call ${id}`);
+      }
+      // One answer to each request, and none to the initialize replayed to the engine.
+      const all = mcp.stdoutMessages().filter((message) => message.method === undefined);
+      assert.deepEqual(all.map((message) => message.id).sort(), [1, 10, 11, 12, 13, 15].sort());
+      assert.deepEqual(mcp.strayLines, []);
+    } finally {
+      mcp.kill();
+    }
+  });
+
+  test('requests written just before stdin closes are answered before the process exits', async () => {
+    const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
+    try {
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo },
+      };
+      const call = {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'graphql_query', arguments: { query: '{ a' } },
+      };
+      mcp.child.stdin.end(
+        [initialize, { jsonrpc: '2.0', method: 'notifications/initialized' }, call]
+          .map((message) => `${JSON.stringify(message)}\n`)
+          .join(''),
+      );
+      const exit = await mcp.exit;
+      assert.equal(exit.code, 0);
+      const answer = mcp.stdoutMessages().find((message) => message.id === 2);
+      const result = answer?.result as { content: Array<{ text: string }> } | undefined;
+      assert.match(result?.content[0]?.text ?? JSON.stringify(answer), /^SYNTAX_ERROR/);
     } finally {
       mcp.kill();
     }
