@@ -1,5 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -168,14 +168,8 @@ async function readBody(response: IncomingMessage, maxBytes: number, signal: Abo
   const decoded = decode(response, encoding);
   const abort = () => decoded.destroy(signal.reason as Error);
   signal.addEventListener('abort', abort, { once: true });
-  const chunks: Buffer[] = [];
-  let received = 0;
   try {
-    for await (const chunk of decoded) {
-      received += (chunk as Buffer).length;
-      if (received > maxBytes) throw tooLarge(maxBytes);
-      chunks.push(chunk as Buffer);
-    }
+    return UTF8.decode(await collect(decoded, maxBytes));
   } catch (error) {
     // A body that claims gzip or br but does not decode was still an answer: a bad one, not a network failure.
     if (causeCode(error)?.match(/^(Z_|ERR_BROTLI|ERR__ERROR)/)) {
@@ -191,7 +185,27 @@ async function readBody(response: IncomingMessage, maxBytes: number, signal: Abo
     if (!response.complete) response.destroy();
     if (decoded !== response) decoded.destroy();
   }
-  return new TextDecoder().decode(Buffer.concat(chunks, received));
+}
+
+// Decodes a body as JSON parsers expect: UTF-8, a leading byte-order mark dropped.
+const UTF8 = new TextDecoder();
+
+/**
+ * The whole body, or the stream's error: a premature close, an abort (destroyed with the reason) or
+ * RESPONSE_TOO_LARGE. Events rather than an async iterator, which costs more than the rest of reading.
+ */
+function collect(body: Readable, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    body.on('data', (chunk: Buffer) => {
+      if (received > maxBytes) return;
+      received += chunk.length;
+      if (received > maxBytes) body.destroy(tooLarge(maxBytes));
+      else chunks.push(chunk);
+    });
+    finished(body, (error) => (error ? reject(error) : resolve(Buffer.concat(chunks, received))));
+  });
 }
 
 function decode(response: IncomingMessage, encoding: string): Readable {
