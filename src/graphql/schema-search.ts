@@ -94,7 +94,9 @@ export async function buildSearchIndex(view: SchemaView): Promise<SearchIndex> {
     for (const word of own) post(nameWords, word, id);
     for (const word of new Set(wordsOf(item.description ?? ''))) post(descriptionWords, word, id);
   };
-  const yieldNow = createYielder();
+  // Mostly built in the background, after an answer (schema-answer.ts): short slices keep the wait of the
+  // calls that come meanwhile short.
+  const yieldNow = createYielder(1);
   for (const type of view.types) {
     const typeWords = splitWords(type.name);
     add({
@@ -132,9 +134,21 @@ export async function buildSearchIndex(view: SchemaView): Promise<SearchIndex> {
     const pause = yieldNow();
     if (pause !== undefined) await pause;
   }
-  const postings = (index: Map<string, number[]>): Posting[] =>
-    [...index].map(([word, ids]) => ({ word, stem: stem(word), ids }));
-  return { view, items, nameWords: postings(nameWords), descriptionWords: postings(descriptionWords) };
+  const postings = async (index: Map<string, number[]>): Promise<Posting[]> => {
+    const list: Posting[] = [];
+    for (const [word, ids] of index) {
+      list.push({ word, stem: stem(word), ids });
+      const pause = yieldNow();
+      if (pause !== undefined) await pause;
+    }
+    return list;
+  };
+  return {
+    view,
+    items,
+    nameWords: await postings(nameWords),
+    descriptionWords: await postings(descriptionWords),
+  };
 }
 
 function post(index: Map<string, number[]>, word: string, id: number): void {
