@@ -111,7 +111,8 @@ export function serveStdio(
       process.kill(process.pid, signal);
       return;
     }
-    // What came before the end is handed to the engine first, as if it had been loaded all along.
+    // What came before the end is handed to the engine and given a turn to start, as it would have been had
+    // the engine been loaded all along; only then is the session closed.
     void (ready ?? Promise.resolve())
       .then(() => (engine === undefined ? undefined : letInputIn().then(() => engine?.close())))
       .finally(() => process.exit(0));
