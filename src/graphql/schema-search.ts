@@ -13,7 +13,7 @@ import {
   typeHeader,
 } from './sdl-lines.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
-import { createYielder } from './time-slice.js';
+import { createYielder, mapSliced } from './time-slice.js';
 
 // Search over a schema's names and descriptions, for a model that knows what it wants ("the issues of a
 // repository") but not what the schema calls it. Names are split into words (camelCase, PascalCase,
@@ -134,15 +134,8 @@ export async function buildSearchIndex(view: SchemaView): Promise<SearchIndex> {
     const pause = yieldNow();
     if (pause !== undefined) await pause;
   }
-  const postings = async (index: Map<string, number[]>): Promise<Posting[]> => {
-    const list: Posting[] = [];
-    for (const [word, ids] of index) {
-      list.push({ word, stem: stem(word), ids });
-      const pause = yieldNow();
-      if (pause !== undefined) await pause;
-    }
-    return list;
-  };
+  const postings = (index: Map<string, number[]>): Promise<Posting[]> =>
+    mapSliced(index, ([word, ids]) => ({ word, stem: stem(word), ids }), 1);
   return {
     view,
     items,

@@ -20,8 +20,12 @@ export function createYielder(sliceMs = SLICE_MS): () => Promise<void> | undefin
 }
 
 /** Maps `items` in slices, yielding to the event loop between them. */
-export async function mapSliced<T, U>(items: readonly T[], map: (item: T) => U): Promise<U[]> {
-  const yieldNow = createYielder();
+export async function mapSliced<T, U>(
+  items: Iterable<T>,
+  map: (item: T) => U,
+  sliceMs = SLICE_MS,
+): Promise<U[]> {
+  const yieldNow = createYielder(sliceMs);
   const out: U[] = [];
   for (const item of items) {
     out.push(map(item));
