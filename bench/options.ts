@@ -47,7 +47,7 @@ export interface BenchOptions {
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-Measures the built dist/cli.js over stdio with the MCP SDK client against a local GraphQL server,
+Measures the built dist/cli.cjs over stdio with the MCP SDK client against a local GraphQL server,
 next to bare node and direct POSTs to the same server, and prints the table of issue 5.
 
   --quick                    a short run (about 15 s): fewer rounds and calls

@@ -1,4 +1,4 @@
-// npm run bench: the measurements of issue 5 in one run. The built dist/cli.js is driven over stdio by the
+// npm run bench: the measurements of issue 5 in one run. The built dist/cli.cjs is driven over stdio by the
 // MCP SDK client, as a host drives it, against the demo library API on 127.0.0.1; every figure stands next
 // to its floor measured in the same run (a bare `node -e ""`, a direct POST from this process), and the
 // subjects take turns within every round, so that the noise of a shared machine falls on all of them alike.
@@ -17,7 +17,7 @@ import { renderMarkdown, renderText, type Table } from './report.ts';
 import { count, megabytes, median, ms, perSecond, quantile, ratio, rotate } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist/cli.js');
+const CLI = join(root, 'dist/cli.cjs');
 const OURS = 'graphql-mcp';
 
 /** A server under test: ours, or a peer from the command line. */

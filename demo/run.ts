@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serveGraphQL } from './graphql-server.ts';
 import { createLibraryApi } from './library-api.ts';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.cjs');
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 const indent = (text: string) => text.replace(/^/gm, '    ');
 
@@ -42,7 +42,7 @@ try {
     `The library API serves ${graphqlServer.url}; graphql-mcp runs as an MCP client would start it:`,
   );
   console.log(
-    indent(`node dist/cli.js --endpoint=${graphqlServer.url} --headers='{"Authorization":"Bearer …"}'`),
+    indent(`node dist/cli.cjs --endpoint=${graphqlServer.url} --headers='{"Authorization":"Bearer …"}'`),
   );
   await client.connect(transport);
 

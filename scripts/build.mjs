@@ -1,4 +1,4 @@
-// Bundles the server into two files: the bin, dist/cli.js, which starts a session, and the engine,
+// Bundles the server into two files: the bin, dist/cli.cjs, which starts a session, and the engine,
 // dist/engine.cjs, which it loads when needed. Start-up reads one small module instead of hundreds, and the
 // published package needs no dependencies installed. Bundled packages' licences go beside them.
 import { build } from 'esbuild';
@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Swaps the SDK's Ajv validator, used only for elicitation, for a stub (see scripts/stubs). */
@@ -45,10 +46,11 @@ const engine = createRequire(import.meta.url)(join(root, 'dist/engine.cjs'));
 const startupRecord = await engine.recordStartup();
 
 // The bin: configuration and the start of a stdio session, in a file small enough to need no code cache.
-// CommonJS (dist/package.json says so): Node starts an ES module a few milliseconds later.
+// CommonJS, and named .cjs so that Node reads no package.json to know it: an ES module starts a few
+// milliseconds later.
 const bin = await build({
   entryPoints: [join(root, 'src/cli.ts')],
-  outfile: join(root, 'dist/cli.js'),
+  outfile: join(root, 'dist/cli.cjs'),
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -60,8 +62,7 @@ const bin = await build({
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
 });
-writeFileSync(join(root, 'dist/package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
-chmodSync(join(root, 'dist/cli.js'), 0o755);
+chmodSync(join(root, 'dist/cli.cjs'), 0o755);
 const heavy = Object.keys(bin.metafile.inputs).filter((input) => input.includes('node_modules/'));
 if (heavy.length > 0) {
   process.stderr.write(`build: the bin must not bundle packages, but it holds ${heavy.join(', ')}\n`);
@@ -88,7 +89,7 @@ const session = [
     params: { name: 'graphql_query', arguments: { query: '{ a' } },
   },
 ];
-const warmUp = spawnSync(process.execPath, [join(root, 'dist/cli.js')], {
+const warmUp = spawnSync(process.execPath, [join(root, 'dist/cli.cjs')], {
   input: session.map((message) => JSON.stringify(message)).join('\n') + '\n',
   env: { ...process.env, GRAPHQL_MCP_WRITE_CODE_CACHE: cacheFile },
   encoding: 'utf8',

@@ -1,4 +1,4 @@
-// The bin (dist/cli.js). It loads little: the configuration and, in stdio mode, the start-up of the
+// The bin (dist/cli.cjs). It loads little: the configuration and, in stdio mode, the start-up of the
 // session (transports/stdio.ts); the engine, with the MCP SDK, loads when the session needs it.
 import { writeSync } from 'node:fs';
 import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   const { config } = command;
   if (config.transport === 'stdio') {
     serveStdio(config, argv, process.env, log);
-    log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`);
+    // A turn later: a client's initialize that is already waiting is answered first.
+    setImmediate(() => log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`));
     return;
   }
   const server = await loadEngine().serveHttp(argv, process.env, log);

@@ -2,7 +2,7 @@
 // Loads the engine (dist/engine.cjs: the MCP SDK, graphql-js and the tools) when it is first needed,
 // through V8's code cache (dist/engine.cache, made by the build): compiling a megabyte of JavaScript
 // would otherwise take longer than running it. A cache made by another Node.js version is rejected by V8,
-// and the source is simply compiled. Runs in the bundled bin only (dist/cli.js, CommonJS), where
+// and the source is simply compiled. Runs in the bundled bin only (dist/cli.cjs, CommonJS), where
 // `require` and `__dirname` exist; the modules it needs are required here, not at start-up.
 import type * as Engine from './engine.js';
 import { letInputIn } from './graphql/time-slice.js';

@@ -27,6 +27,10 @@ export function serveStdio(
   /** Lines for the engine that came while it loaded, in order. */
   const queued: string[] = [];
   let record: StartupRecord | undefined;
+  /** The tools/list result as JSON: made while the client reads the initialize answer, so ready when asked. */
+  let toolsList: string | undefined;
+  const listTools = (): string =>
+    (toolsList ??= JSON.stringify(toolsListResult((record ??= startupRecord()), config)));
   const startup: string[] = [];
   let stopping = false;
 
@@ -62,22 +66,24 @@ export function serveStdio(
       return true;
     }
     if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
-    const answer = (result: object) => void lines.write(JSON.stringify({ result, jsonrpc: '2.0', id }));
+    const answer = (result: string) =>
+      void lines.write(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
     record ??= startupRecord();
     if (method === 'initialize' && startup.length === 0 && !pureOnly && isInitializeParams(params)) {
       startup.push(line);
-      answer(initializeResult(record, params.protocolVersion));
+      answer(JSON.stringify(initializeResult(record, params.protocolVersion)));
+      setImmediate(listTools);
       return true;
     }
     if (method === 'ping' && (params === undefined || isObject(params))) {
-      answer({});
+      answer('{}');
       return true;
     }
     if (
       method === 'tools/list' &&
       (params === undefined || (isObject(params) && isCursor(params['cursor'])))
     ) {
-      answer(toolsListResult(record, config));
+      answer(listTools());
       // The host lists tools at start-up and calls them later: the engine loads in between.
       lines.useStreams();
       setTimeout(() => stopping || loadEngine(), 0);

@@ -1,5 +1,5 @@
 // `npm run test:conformance`: the official MCP conformance suite against the built server in remote mode.
-// Serves the demo library API on 127.0.0.1, starts dist/cli.js with --transport=http on a free port of
+// Serves the demo library API on 127.0.0.1, starts dist/cli.cjs with --transport=http on a free port of
 // 127.0.0.1, and runs one conformance scenario after another against its /mcp. The suite needs Node 22,
 // which npx fetches as the npm package node@22 (the registry must be reachable; nothing else leaves
 // 127.0.0.1). Scenarios may be named on the command line; by default the generic ones of issue 6.

@@ -42,11 +42,9 @@ describe('the npm package', () => {
       'package/LICENSE',
       'package/README.md',
       'package/dist/THIRD_PARTY_NOTICES.md',
-      'package/dist/cli.js',
+      'package/dist/cli.cjs',
       'package/dist/engine.cache',
       'package/dist/engine.cjs',
-      // Says that dist/cli.js is CommonJS, which Node starts sooner than an ES module.
-      'package/dist/package.json',
       'package/package.json',
     ]);
   });
