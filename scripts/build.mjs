@@ -12,13 +12,21 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/** Swaps the SDK's Ajv validator, used only for elicitation, for a stub (see scripts/stubs). */
-const withoutAjv = {
-  name: 'without-ajv',
+/**
+ * Swaps modules the engine never uses for stubs (see scripts/stubs): the SDK's Ajv validator, used only for
+ * elicitation, and zod's translations of its messages.
+ */
+const withoutUnused = {
+  name: 'without-unused',
   setup(build) {
     build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({
       path: join(root, 'scripts/stubs/ajv-provider.js'),
     }));
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      importer.includes('/node_modules/zod/')
+        ? { path: join(root, 'scripts/stubs/zod-locales.js') }
+        : undefined,
+    );
   },
 };
 
@@ -35,7 +43,7 @@ const result = await build({
   legalComments: 'none',
   metafile: true,
   define: { __VERSION__: JSON.stringify(pkg.version) },
-  plugins: [withoutAjv],
+  plugins: [withoutUnused],
   // vm.Script (the loader) has no loader for import(): lazy imports become require() calls.
   supported: { 'dynamic-import': false },
   logLevel: 'warning',
