@@ -12,7 +12,7 @@ let engine: typeof Engine | undefined;
 
 /** Loads the engine at once (remote mode, before it serves anything). */
 export function loadEngine(): typeof Engine {
-  return (engine ??= runEngine(compileEngine(), 'throughput'));
+  return (engine ??= runEngine(compileEngine()));
 }
 
 /**
@@ -23,7 +23,7 @@ export async function loadEngineInTurns(): Promise<typeof Engine> {
   if (engine !== undefined) return engine;
   const compiled = compileEngine();
   await letInputIn();
-  return (engine ??= runEngine(compiled, 'size'));
+  return (engine ??= runEngine(compiled));
 }
 
 interface CompiledEngine {
@@ -54,41 +54,30 @@ function compileEngine(): CompiledEngine {
   return { run: script.runInThisContext() as CompiledEngine['run'], file, writingCache };
 }
 
-function runEngine({ run, file, writingCache }: CompiledEngine, heap: HeapPolicy): typeof Engine {
+function runEngine({ run, file, writingCache }: CompiledEngine): typeof Engine {
   const { createRequire } = require('node:module') as typeof import('node:module');
   const module = { exports: {} };
   run.call(module.exports, module.exports, createRequire(file), module, file, __dirname);
   // V8 rejects a cache made under other flags: the session that makes it keeps the flags a start has.
-  if (!writingCache) keepHeapSmall(heap);
+  if (!writingCache) keepHeapSmall();
   return module.exports as typeof Engine;
 }
-
-/** What the heap is sized for: a stdio session's one client, or a remote server's many. */
-type HeapPolicy = 'size' | 'throughput';
 
 /**
  * V8 sizes its heap for throughput: under a steady load of calls the young generation doubles until it
  * reaches 32 MB, and the old one fills with garbage up to a generous limit, to 100 MB and more of RSS in
- * all. From here on neither grows more than a server this size needs; the flags set here are read at each
- * collection, so setting them now works.
- *
- * Both modes: the young generation stops growing (it stays at the 8 MB that loading gave it: the objects of
- * calls in flight die young in it) and the old generation is collected once it grows 5% past what was alive
- * after the last collection, though V8 still allows 8 MB of growth at least. Bench (npm run bench): RSS
- * after 6,264 calls 104 MB → 78 MB, with the same throughput and latency.
- *
- * A stdio session also optimizes for size. Its host may run a dozen servers side by side, and its one client
- * rarely has more than a few calls in flight. With the flag, V8 lets the old generation grow only 2 MB past
- * what is alive, and each full collection reduces memory: it compacts, releases pages, and shrinks the young
- * generation to 2 MB, where the first flag keeps it. The cost is more collections. In one bench run, with
- * 16,664 calls at 32 in flight: RSS 77.4 → 69.0 MB, throughput 2,492 → 2,130 calls/s, and p50 1.09 → 1.13 ms.
- * Remote mode serves many clients at once and keeps the throughput.
+ * all. From here on neither grows more than a server this size needs. The young generation stays at the
+ * size loading the engine gave it (8 MB): the objects of calls in flight die young in it, where a smaller
+ * one would promote them, and old-generation collections would then cost throughput. The old generation
+ * is collected once it grows 5% past what was alive after the last collection (V8 still allows a few
+ * megabytes of growth at least). Both flags are read at each collection, so setting them now works.
+ * Measured in one bench run (npm run bench): RSS after 6,264 calls 104 MB → 78 MB, with the same
+ * throughput and latency.
  */
-function keepHeapSmall(heap: HeapPolicy): void {
+function keepHeapSmall(): void {
   const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--heap-growing-percent=5');
-  if (heap === 'size') setFlagsFromString('--optimize-for-size');
 }
 
 /** The SDK's start-up answers, recorded by the build (see startup.ts) and written into the bin. */
