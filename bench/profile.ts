@@ -30,11 +30,17 @@ interface CpuProfile {
 async function bundleForProfile(root: string, dir: string): Promise<string> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   const stub = join(root, 'scripts/stubs/ajv-provider.js');
-  // The build swaps the SDK's Ajv provider for a stub; so does the profiled bundle, to run the same code.
-  const withoutAjv: Plugin = {
-    name: 'without-ajv',
+  // The build swaps unused modules for stubs (the SDK's Ajv provider, zod's locales); so does the profiled
+  // bundle, to run the same code.
+  const withoutUnused: Plugin = {
+    name: 'without-unused',
     setup(builder) {
       builder.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({ path: stub }));
+      builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+        importer.includes('/node_modules/zod/')
+          ? { path: join(root, 'scripts/stubs/zod-locales.js') }
+          : undefined,
+      );
     },
   };
   const built = createRequire(import.meta.url)(join(root, 'dist/engine.cjs')) as {
@@ -52,7 +58,7 @@ async function bundleForProfile(root: string, dir: string): Promise<string> {
     entryPoints: [join(root, 'src/engine.ts')],
     outfile: join(dir, ENGINE),
     define: { __VERSION__: JSON.stringify(pkg.version) },
-    plugins: existsSync(stub) ? [withoutAjv] : [],
+    plugins: existsSync(stub) ? [withoutUnused] : [],
     supported: { 'dynamic-import': false },
   });
   const bin = join(dir, BIN);
