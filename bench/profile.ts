@@ -1,10 +1,11 @@
 // --cpu-prof: where our server's time goes under the bench's load. The shipped bundles are minified, so the
 // server is bundled again for the profile without minifying: functions keep their names, and esbuild's
 // "// path" comment before each bundled module tells which package or source file a line belongs to.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
+import { withoutUnused } from '../scripts/stubs/plugin.mjs';
 import type { Api } from './api.ts';
 import type { BenchOptions } from './options.ts';
 import { openSession } from './processes.ts';
@@ -29,20 +30,6 @@ interface CpuProfile {
  */
 async function bundleForProfile(root: string, dir: string): Promise<string> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  const stub = join(root, 'scripts/stubs/ajv-provider.js');
-  // The build swaps unused modules for stubs (the SDK's Ajv provider, zod's locales); so does the profiled
-  // bundle, to run the same code.
-  const withoutUnused: Plugin = {
-    name: 'without-unused',
-    setup(builder) {
-      builder.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({ path: stub }));
-      builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
-        importer.includes('/node_modules/zod/')
-          ? { path: join(root, 'scripts/stubs/zod-locales.js') }
-          : undefined,
-      );
-    },
-  };
   const built = createRequire(import.meta.url)(join(root, 'dist/engine.cjs')) as {
     recordStartup(): Promise<unknown>;
   };
@@ -58,7 +45,8 @@ async function bundleForProfile(root: string, dir: string): Promise<string> {
     entryPoints: [join(root, 'src/engine.ts')],
     outfile: join(dir, ENGINE),
     define: { __VERSION__: JSON.stringify(pkg.version) },
-    plugins: existsSync(stub) ? [withoutUnused] : [],
+    // The build's stubs, so that the profiled bundle runs the same code.
+    plugins: [withoutUnused],
     supported: { 'dynamic-import': false },
   });
   const bin = join(dir, BIN);

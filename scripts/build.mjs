@@ -7,28 +7,11 @@ import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withoutUnused } from './stubs/plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-
-/**
- * Swaps modules the engine never uses for stubs (see scripts/stubs): the SDK's Ajv validator, used only for
- * elicitation, and zod's translations of its messages.
- */
-const withoutUnused = {
-  name: 'without-unused',
-  setup(build) {
-    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({
-      path: join(root, 'scripts/stubs/ajv-provider.js'),
-    }));
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
-      importer.includes('/node_modules/zod/')
-        ? { path: join(root, 'scripts/stubs/zod-locales.js') }
-        : undefined,
-    );
-  },
-};
 
 // The engine (engine.ts: the MCP SDK, graphql-js, the tools), as a CommonJS library that the bin loads
 // through V8's code cache (engine-loader.ts).
