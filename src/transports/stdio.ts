@@ -13,7 +13,7 @@ import { StdioLines } from './stdio-lines.js';
  * first messages (initialize, notifications/initialized, ping, tools/list) are answered here from the answers
  * the build recorded from the SDK (startup.ts), and the engine loads right after tools/list, or as soon as a
  * message needs it. It is then given the client's initialize, as if it had answered it, and every message
- * from there on.
+ * from there on; a line over LONG_LINE a turn after it was read, with what follows it.
  */
 export function serveStdio(
   config: Config,
@@ -24,7 +24,7 @@ export function serveStdio(
   let engine: StdioEngine | undefined;
   /** Settles once the engine has been given the lines that came while it loaded. */
   let ready: Promise<void> | undefined;
-  /** Lines for the engine that came while it loaded, in order. */
+  /** Lines for the engine that came while it loaded, or while a long line waited for its turn; in order. */
   const queued: string[] = [];
   let record: StartupRecord | undefined;
   /** The tools/list result as JSON: made while the client reads the initialize answer, so ready when asked. */
@@ -41,7 +41,7 @@ export function serveStdio(
       .then(async (loaded) => {
         await letInputIn(); // the server starts in a turn of its own too
         engine = loaded.openStdio(argv, env, (line) => lines.write(line), startup);
-        for (const line of queued.splice(0)) engine.receive(line);
+        deliverQueued();
       })
       .catch((error: unknown) => {
         log(
@@ -49,6 +49,10 @@ export function serveStdio(
         );
         process.exit(1);
       });
+  };
+
+  const deliverQueued = (): void => {
+    for (const line of queued.splice(0)) engine!.receive(line);
   };
 
   /** Answers a message that needs no engine; `pureOnly`: only one that changes nothing (ping, tools/list). */
@@ -94,10 +98,17 @@ export function serveStdio(
 
   const lines = new StdioLines(
     (line) => {
-      if (engine !== undefined) return engine.receive(line);
-      // While the engine loads, what it will be given waits in order; pings and tools/list, which change
-      // nothing, are still answered here.
-      if (answerAtStartup(line, queued.length > 0)) return;
+      if (engine !== undefined && queued.length === 0) {
+        if (line.length < LONG_LINE) return engine.receive(line);
+        // A long line was just decoded, and the engine's JSON.parse of it is as long again: it gets a turn
+        // of its own, so that a ping read in between is answered in between (below).
+        queued.push(line);
+        void letInputIn().then(deliverQueued);
+        return;
+      }
+      // While the engine loads, or a long line waits, what the engine will be given waits in order; pings
+      // and tools/list, which change nothing, are still answered here.
+      if (line.length < LONG_LINE && answerAtStartup(line, queued.length > 0)) return;
       queued.push(line);
       loadEngine();
     },
@@ -129,6 +140,12 @@ export function serveStdio(
   process.on('SIGTERM', () => stop('SIGTERM'));
   lines.start();
 }
+
+/**
+ * Lines this long (about 1 MB) are handed to the engine a turn after they were read: decoding one and parsing
+ * it are each some milliseconds per megabyte.
+ */
+const LONG_LINE = 1_000_000;
 
 /** A JSON-RPC message as far as start-up looks at it. */
 interface Message {

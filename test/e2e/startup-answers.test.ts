@@ -154,6 +154,49 @@ describe('start-up answers', () => {
     }
   });
 
+  test('messages over 1 MB wait a turn for the engine, and lose nothing: around them, and with stdin closed right after, every request is answered', async () => {
+    const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
+    try {
+      await mcp.initialize();
+      const loaded = await mcp.request('tools/call', { name: 'graphql_query', arguments: { query: '{ a' } });
+      assert.ok(loaded.result, 'the engine answers');
+      const longCall = (id: number) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'graphql_query', arguments: { query: `{ a ${' '.repeat(2_000_000)}}` } },
+      });
+      const written = [
+        longCall(20),
+        { jsonrpc: '2.0', id: 21, method: 'ping' },
+        { jsonrpc: '2.0', id: 22, method: 'logging/setLevel', params: { level: 'error' } },
+        longCall(23),
+        {
+          jsonrpc: '2.0',
+          id: 24,
+          method: 'tools/call',
+          params: { name: 'graphql_query', arguments: { query: '{ b' } },
+        },
+        { jsonrpc: '2.0', id: 25, method: 'ping' },
+      ];
+      mcp.child.stdin.end(written.map((message) => `${JSON.stringify(message)}\n`).join(''));
+      const exit = await mcp.exit;
+      assert.equal(exit.code, 0);
+      const messages = mcp.stdoutMessages();
+      const answer = (id: number) => messages.find((message) => message.id === id);
+      for (const id of [21, 22, 25]) assert.deepEqual(answer(id)?.result, {}, `answer to ${id}`);
+      for (const id of [20, 23, 24]) {
+        const result = answer(id)?.result as { content: Array<{ text: string }> } | undefined;
+        assert.match(result?.content[0]?.text ?? JSON.stringify(answer(id)), /^SYNTAX_ERROR/, `call ${id}`);
+      }
+      const answered = messages.filter((message) => message.method === undefined).map(({ id }) => id);
+      assert.deepEqual(answered.sort(), [1, 2, 20, 21, 22, 23, 24, 25].sort());
+      assert.deepEqual(mcp.strayLines, []);
+    } finally {
+      mcp.kill();
+    }
+  });
+
   test('requests written just before stdin closes are answered before the process exits', async () => {
     const mcp = new RawMcp([`--endpoint=${ENDPOINT}`]);
     try {
