@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { StdioEngine } from '../engine.js';
 import { letInputIn } from '../graphql/time-slice.js';
 import { loadEngineInTurns, startupRecord } from '../engine-loader.js';
-import { initializeResult, toolsListResult, type StartupRecord } from '../startup.js';
+import { initializeResult, toolsListResult } from '../startup.js';
 import { StdioLines } from './stdio-lines.js';
 
 /**
@@ -26,11 +26,10 @@ export function serveStdio(
   let ready: Promise<void> | undefined;
   /** Lines for the engine that came while it loaded, or while a long line waited for its turn; in order. */
   const queued: string[] = [];
-  let record: StartupRecord | undefined;
+  const record = startupRecord();
   /** The tools/list result as JSON: made while the client reads the initialize answer, so ready when asked. */
   let toolsList: string | undefined;
-  const listTools = (): string =>
-    (toolsList ??= JSON.stringify(toolsListResult((record ??= startupRecord()), config)));
+  const listTools = (): string => (toolsList ??= JSON.stringify(toolsListResult(record, config)));
   const startup: string[] = [];
   let stopping = false;
 
@@ -72,7 +71,6 @@ export function serveStdio(
     if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
     const answer = (result: string) =>
       void lines.write(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
-    record ??= startupRecord();
     if (method === 'initialize' && startup.length === 0 && !pureOnly && isInitializeParams(params)) {
       startup.push(line);
       answer(JSON.stringify(initializeResult(record, params.protocolVersion)));
