@@ -29,8 +29,6 @@ export async function loadEngineInTurns(): Promise<typeof Engine> {
 interface CompiledEngine {
   readonly run: (...args: unknown[]) => void;
   readonly file: string;
-  /** Whether this process writes the code cache for the build. */
-  readonly writingCache: boolean;
 }
 
 function compileEngine(): CompiledEngine {
@@ -49,32 +47,35 @@ function compileEngine(): CompiledEngine {
   const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n});`;
   const script = new Script(source, { filename: file, cachedData });
   // The build runs one session with this set, so the cache holds the functions that a session compiles.
-  const writingCache = process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === cacheFile;
-  if (writingCache) process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
-  return { run: script.runInThisContext() as CompiledEngine['run'], file, writingCache };
+  // V8 rejects a cache made under other flags: the session that makes it keeps the flags a start has,
+  // and the others set theirs only now, once V8 has checked the cache and before the engine allocates.
+  if (process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === cacheFile)
+    process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+  else keepHeapSmall();
+  return { run: script.runInThisContext() as CompiledEngine['run'], file };
 }
 
-function runEngine({ run, file, writingCache }: CompiledEngine): typeof Engine {
+function runEngine({ run, file }: CompiledEngine): typeof Engine {
   const { createRequire } = require('node:module') as typeof import('node:module');
   const module = { exports: {} };
   run.call(module.exports, module.exports, createRequire(file), module, file, __dirname);
-  // V8 rejects a cache made under other flags: the session that makes it keeps the flags a start has.
-  if (!writingCache) keepHeapSmall();
   return module.exports as typeof Engine;
 }
 
 /**
  * V8 sizes its heap for throughput: under a steady load of calls the young generation doubles until it
  * reaches 32 MB, and the old one fills with garbage up to a generous limit, to 100 MB and more of RSS in
- * all. From here on neither grows more than a server this size needs. The young generation stays at the
- * size loading the engine gave it (8 MB): the objects of calls in flight die young in it, where a smaller
- * one would promote them, and old-generation collections would then cost throughput. The old generation
- * is collected once it grows 5% past what was alive after the last collection (V8 still allows a few
- * megabytes of growth at least). Both flags are read at each collection, so setting them now works.
- * Measured in one bench run (npm run bench): RSS after 6,264 calls 104 MB → 78 MB, with the same
- * throughput and latency. Not `--optimize-for-size` as well: its collections shrink the young generation
- * to 2 MB and keep the old one 2 MB past what is alive (RSS 66–69 MB), but after a long session a 10 MB
- * message then kept the event loop busy for up to 121 ms, where the hostile-input suite allows 100.
+ * all. The young generation stays at the 2 MB it starts with (two 1 MB halves): the engine is loaded after
+ * this, so its objects no longer grow it to 8 MB on the way. A call allocates some 70 kB, most of it dead
+ * by the next scavenge; what 32 calls in flight still hold is promoted, which costs some throughput (about
+ * 10%) and no latency. The old generation is collected once it grows 5% past what was alive after the last
+ * collection (V8 still allows 8 MB of growth at least). Both flags are read at each collection.
+ * Measured with npm run bench, against the flags set after loading (which left the young generation at
+ * 8 MB): RSS after 6,264 calls 77 MB → 70–71 MB, p50 unchanged, throughput 1.33–1.44× → 1.25–1.30×
+ * direct POST. Not `--optimize-for-size` as well, which keeps the old generation 2 MB past what is alive:
+ * RSS 65–69 MB, but p50 went from 1.45× to 1.60× direct POST, past the 1.5× target, and after a long
+ * session a 10 MB message kept the event loop busy for up to 121 ms, where the hostile-input suite allows
+ * 100. Not `--no-opt` (no optimizing compiler) either: RSS 58 MB, p50 1.6–1.7×.
  */
 function keepHeapSmall(): void {
   const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
