@@ -32,19 +32,14 @@ interface CompiledEngine {
 }
 
 function compileEngine(): CompiledEngine {
-  const { readFileSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+  const { writeFileSync } = require('node:fs') as typeof import('node:fs');
   const { join } = require('node:path') as typeof import('node:path');
   const { Script } = require('node:vm') as typeof import('node:vm');
   const file = join(__dirname, 'engine.cjs');
   const cacheFile = join(__dirname, 'engine.cache');
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
+  const { cachedData, text } = readEngineFiles(cacheFile, file);
   // CommonJS's module wrapper, as Module.wrap writes it.
-  const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n});`;
+  const source = `(function (exports, require, module, __filename, __dirname) { ${text}\n});`;
   const script = new Script(source, { filename: file, cachedData });
   // The build runs one session with this set, so the cache holds the functions that a session compiles.
   // V8 rejects a cache made under other flags: the session that makes it keeps the flags a start has,
@@ -53,6 +48,43 @@ function compileEngine(): CompiledEngine {
     process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
   else keepHeapSmall();
   return { run: script.runInThisContext() as CompiledEngine['run'], file };
+}
+
+/**
+ * Reads the code cache and the engine's source into one buffer of 33 MiB rather than each into a buffer of
+ * its own size. glibc's malloc takes a large buffer from mmap, and when it frees one of 128 KiB to 32 MiB
+ * it raises its trim threshold to twice that size for the rest of the process: each thread's arena then
+ * keeps that much freed memory rather than return it, and the optimizing compiler's four worker threads
+ * have one each. Freeing the 850 kB cache left them holding some 1.5 MB apiece. A buffer over 32 MiB is
+ * exempt from the rule, and only the pages the files fill are touched. (The compiler's own largest zones,
+ * some 600 kB, raise the threshold nearly as far; so does a response or message larger than that, later in
+ * a session.) Measured in npm run bench: RSS after 6,264 calls 3–3.5 MB lower.
+ */
+function readEngineFiles(cacheFile: string, sourceFile: string): { cachedData?: Buffer; text: string } {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const room = Buffer.allocUnsafeSlow(33 * 1024 * 1024);
+  let used = 0;
+  const readIn = (file: string): Buffer => {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const start = used;
+      const end = start + fs.fstatSync(fd).size;
+      if (end > room.length) return fs.readFileSync(fd);
+      for (let read = 1; used < end && read > 0; used += read)
+        read = fs.readSync(fd, room, used, end - used, null);
+      return room.subarray(start, used);
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+  let cachedData: Buffer | undefined;
+  try {
+    // First: V8 copies a cache that does not start on a word boundary.
+    cachedData = readIn(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  return { cachedData, text: readIn(sourceFile).toString('utf8') };
 }
 
 function runEngine({ run, file }: CompiledEngine): typeof Engine {
