@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { finished, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '../errors.js';
+import { letInputIn } from '../graphql/time-slice.js';
 import { VERSION } from '../version.js';
 import { describeEndpoint } from './endpoint.js';
 import { HeaderSet } from './headers.js';
@@ -36,6 +37,9 @@ export interface GraphQLResponse {
 
 const MAX_REDIRECTS = 5;
 const BODY_PREVIEW_CHARS = 200;
+
+/** A body this long (a few milliseconds to encode) is written in a turn of its own. */
+const LARGE_BODY = 1_000_000;
 
 const DEFAULT_HEADERS = new HeaderSet();
 DEFAULT_HEADERS.trySet('Content-Type', 'application/json');
@@ -102,6 +106,9 @@ async function postFollowingRedirects(
   // Encoded once, for its length and for every hop of a redirect.
   const body = Buffer.from(request.body);
   headers['Content-Length'] = String(body.length);
+  // Encoding megabytes and writing them to the socket take tens of milliseconds each: a turn apart, so
+  // that pings and cancellations are not kept waiting for both.
+  if (body.length >= LARGE_BODY) await letInputIn();
   let url = request.endpoint;
   for (let hop = 0; ; hop++) {
     const response = await post(url, headers, body, signal, request.retryable ?? false);
