@@ -249,6 +249,8 @@ interface Introspection {
   directMs: number[];
   firstMs: Record<string, number[]>;
   repeatedMs: Record<string, number[]>;
+  /** The server's RSS after its repeats, kB: the schema is cached, and large responses leave malloc larger. */
+  rssKb: Record<string, number[]>;
   /** Characters of text the tool returned. */
   chars: Record<string, number>;
 }
@@ -261,12 +263,14 @@ async function measureIntrospection(subjects: Subject[], options: BenchOptions):
     directMs: [],
     firstMs: {},
     repeatedMs: {},
+    rssKb: {},
     chars: {},
   };
   try {
     for (const subject of subjects) {
       result.firstMs[subject.name] = [];
       result.repeatedMs[subject.name] = [];
+      result.rssKb[subject.name] = [];
     }
     const body = JSON.stringify({
       query: getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }),
@@ -302,6 +306,7 @@ async function measureIntrospection(subjects: Subject[], options: BenchOptions):
             await session.introspect();
             result.repeatedMs[subject.name]!.push(performance.now() - t);
           }
+          result.rssKb[subject.name]!.push(memoryOf(session.serverPid()).rssKb);
         } finally {
           await session.close();
         }
@@ -418,6 +423,7 @@ function buildTable(
       `≤ ${TARGETS.repeatedIntrospectMs} ms`,
       repeated(OURS) <= TARGETS.repeatedIntrospectMs,
     );
+    row('RSS after GitHub introspects', (n) => megabytes(median(introspection.rssKb[n]!)), '');
   } else {
     row('GitHub-schema introspect', () => 'skipped', '');
   }
@@ -484,7 +490,7 @@ async function main(): Promise<void> {
         `served by graphql-js), first call of a fresh process and repeats, medians over ${options.introspectRounds} processes ` +
         `× ${options.introspectRepeats} repeats; result ${Object.entries(introspection.chars)
           .map(([name, chars]) => `${name}: ${count(chars)} characters`)
-          .join(', ')}.`
+          .join(', ')}; RSS of each process after its repeats (it holds the schema).`
       : 'Introspection: skipped.',
   ];
 

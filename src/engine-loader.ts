@@ -62,14 +62,19 @@ function compileEngine(): CompiledEngine {
  */
 function readEngineFiles(cacheFile: string, sourceFile: string): { cachedData?: Buffer; text: string } {
   const fs = require('node:fs') as typeof import('node:fs');
-  const room = Buffer.allocUnsafeSlow(33 * 1024 * 1024);
+  let room: Buffer | undefined;
+  try {
+    room = Buffer.allocUnsafeSlow(33 * 1024 * 1024);
+  } catch {
+    room = undefined; // address space refused (a strict overcommit policy): buffers of their own size
+  }
   let used = 0;
   const readIn = (file: string): Buffer => {
     const fd = fs.openSync(file, 'r');
     try {
       const start = used;
       const end = start + fs.fstatSync(fd).size;
-      if (end > room.length) return fs.readFileSync(fd);
+      if (room === undefined || end > room.length) return fs.readFileSync(fd);
       for (let read = 1; used < end && read > 0; used += read)
         read = fs.readSync(fd, room, used, end - used, null);
       return room.subarray(start, used);
