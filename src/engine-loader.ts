@@ -112,7 +112,7 @@ function runEngine({ run, file }: CompiledEngine): typeof Engine {
  * direct POST. Not `--optimize-for-size` as well, which keeps the old generation 2 MB past what is alive:
  * RSS 65–69 MB, but p50 went from 1.45× to 1.60× direct POST, past the 1.5× target, and after a long
  * session a 10 MB message kept the event loop busy for up to 121 ms, where the hostile-input suite allows
- * 100. Not `--no-opt` (no optimizing compiler) either: RSS 58 MB, p50 1.6–1.7×.
+ * 100. Not `--no-opt` (no optimizing compiler) either: RSS 58–63 MB, p50 1.6–1.7×.
  */
 function keepHeapSmall(): void {
   const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
