@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     setImmediate(() => log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`));
     return;
   }
-  const server = await loadEngine().serveHttp(argv, process.env, log);
+  const server = await loadEngine(log).serveHttp(argv, process.env, log);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
   const stop = () => void server.shutdown().then(() => process.exit(0));

@@ -10,18 +10,18 @@ import type { StartupRecord } from './startup.js';
 
 let engine: typeof Engine | undefined;
 
-/** Loads the engine at once (remote mode, before it serves anything). */
-export function loadEngine(): typeof Engine {
-  return (engine ??= runEngine(compileEngine()));
+/** Loads the engine at once (remote mode, before it serves anything); `log` takes a line for stderr. */
+export function loadEngine(log: (line: string) => void): typeof Engine {
+  return (engine ??= runEngine(compileEngine(log)));
 }
 
 /**
  * Loads the engine in turns of the event loop: reading and compiling it, then running its modules, each
  * some tens of milliseconds, so that messages that arrive meanwhile (a ping) are not kept waiting for both.
  */
-export async function loadEngineInTurns(): Promise<typeof Engine> {
+export async function loadEngineInTurns(log: (line: string) => void): Promise<typeof Engine> {
   if (engine !== undefined) return engine;
-  const compiled = compileEngine();
+  const compiled = compileEngine(log);
   await letInputIn();
   return (engine ??= runEngine(compiled));
 }
@@ -31,7 +31,7 @@ interface CompiledEngine {
   readonly file: string;
 }
 
-function compileEngine(): CompiledEngine {
+function compileEngine(log: (line: string) => void): CompiledEngine {
   const { writeFileSync } = require('node:fs') as typeof import('node:fs');
   const { join } = require('node:path') as typeof import('node:path');
   const { Script } = require('node:vm') as typeof import('node:vm');
@@ -41,6 +41,11 @@ function compileEngine(): CompiledEngine {
   // CommonJS's module wrapper, as Module.wrap writes it.
   const source = `(function (exports, require, module, __filename, __dirname) { ${text}\n});`;
   const script = new Script(source, { filename: file, cachedData });
+  // Said, because the engine then loads in twice the time, and nothing else would show why.
+  if (script.cachedDataRejected === true)
+    log(
+      `graphql-mcp: V8 rejected the engine's code cache (${cacheFile}; made by another Node.js?): compiling the engine from source instead`,
+    );
   // The build runs one session with this set, so the cache holds the functions that a session compiles.
   // V8 rejects a cache made under other flags: the session that makes it keeps the flags a start has,
   // and the others set theirs only now, once V8 has checked the cache and before the engine allocates.

@@ -36,7 +36,7 @@ export function serveStdio(
   const loadEngine = (): void => {
     if (ready !== undefined) return;
     lines.useStreams();
-    ready = loadEngineInTurns()
+    ready = loadEngineInTurns(log)
       .then(async (loaded) => {
         await letInputIn(); // the server starts in a turn of its own too
         engine = loaded.openStdio(argv, env, (line) => lines.write(line), startup);

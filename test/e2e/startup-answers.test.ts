@@ -2,12 +2,15 @@
 // from what the build recorded of the SDK's answers. These tests hold them to the SDK: the same results as
 // the engine gives once loaded, for every configuration that changes them, and a clean end in every phase.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseCommand } from '../../src/config.ts';
 import { createServer } from '../../src/server.ts';
+import { CLI } from '../fixtures/mcp.ts';
 import { RawMcp, type JsonRpcMessage } from '../stress/harness.ts';
 
 const { version: VERSION } = JSON.parse(
@@ -297,4 +300,43 @@ describe('start-up answers', () => {
       });
     }
   }
+});
+
+describe("the engine's code cache", () => {
+  /** A session that loads the engine (one call), and what the server wrote to stderr by its end. */
+  async function stderrOfSession(bin = CLI): Promise<string> {
+    const mcp = new RawMcp([`--endpoint=${ENDPOINT}`], {}, bin);
+    try {
+      await mcp.initialize();
+      const call = await mcp.callTool('graphql_query', { query: '{ a' });
+      assert.match((call.result as { content: Array<{ text: string }> }).content[0]!.text, /^SYNTAX_ERROR/);
+      return mcp.stderr().toString('utf8');
+    } finally {
+      mcp.kill();
+    }
+  }
+
+  // The heap flags are set once V8 has checked the cache: set before, they would make V8 reject it.
+  test('V8 accepts the cache the build made: nothing about it is logged', async () => {
+    assert.doesNotMatch(await stderrOfSession(), /code cache/);
+  });
+
+  test('a cache V8 rejects is reported on stderr, and the engine, compiled from source, still serves', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-cache-'));
+    try {
+      for (const name of ['cli.cjs', 'engine.cjs', 'engine.cache'])
+        copyFileSync(join(dirname(CLI), name), join(dir, name));
+      // Its magic number altered, as by another V8: V8 checks the header before reading anything else.
+      const cache = readFileSync(join(dir, 'engine.cache'));
+      cache.writeUInt8(cache.readUInt8(0) ^ 0xff, 0);
+      writeFileSync(join(dir, 'engine.cache'), cache);
+      const stderr = await stderrOfSession(join(dir, 'cli.cjs'));
+      assert.match(
+        stderr,
+        /V8 rejected the engine's code cache \(.*engine\.cache; .*\): compiling the engine from source instead/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

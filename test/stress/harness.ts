@@ -102,8 +102,9 @@ export class RawMcp {
   /** Lines of stdout that were not JSON-RPC messages, kept for the assertion that there are none. */
   readonly strayLines: string[] = [];
 
-  constructor(args: readonly string[], env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [CLI, ...args], {
+  /** `bin`: another build of the binary than the one under test (a copy altered by the test). */
+  constructor(args: readonly string[], env: Record<string, string> = {}, bin = CLI) {
+    this.child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
