@@ -353,15 +353,19 @@ function buildTable(
   const bare = median(cold.bareNodeMs);
   const initialize = (name: string) => median(cold.initializeMs[name]!);
   const toolsList = (name: string) => median(cold.toolsListMs[name]!);
+  // Each round spawns bare node and every subject back to back: the median of the rounds' own ratios
+  // leaves out the drift of the machine's speed from one round to the next, which the ratio of the two
+  // medians keeps.
+  const pairedRatio = (times: number[]) => median(times.map((time, round) => time / cold.bareNodeMs[round]!));
   row(
     'spawn → initialize answered',
-    (n) => withRatio(ms(initialize(n)), initialize(n) / bare),
+    (n) => withRatio(ms(initialize(n)), pairedRatio(cold.initializeMs[n]!)),
     `node -e "": ${ms(bare)}`,
   );
-  const listRatio = rounded(toolsList(OURS) / bare);
+  const listRatio = rounded(pairedRatio(cold.toolsListMs[OURS]!));
   row(
     'spawn → tools/list answered',
-    (n) => withRatio(ms(toolsList(n)), toolsList(n) / bare),
+    (n) => withRatio(ms(toolsList(n)), pairedRatio(cold.toolsListMs[n]!)),
     `node -e "": ${ms(bare)}`,
     `≤ ${ratio(TARGETS.toolsListRatio)} node`,
     listRatio <= TARGETS.toolsListRatio,
@@ -477,7 +481,7 @@ async function main(): Promise<void> {
   const loads = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   const method = [
     `${describeMachine()}; ${new Date().toISOString().slice(0, 10)}; ${options.quick ? 'quick run' : 'full run'}, ${Math.round(seconds)} s; load average ${loads(loadBefore)} → ${loads(loadAfter)}.`,
-    `Cold start: medians of ${options.rounds} rounds, each spawning every subject once in turn (after one round not counted).`,
+    `Cold start: medians of ${options.rounds} rounds, each spawning bare node and every subject once in turn (after one round not counted); ratios: the median of each round's own ratio.`,
     `Calls: the query ${options.query} through the SDK client over stdio; latency over ${count(options.calls)} sequential calls ` +
       `per subject in ${options.latencyRounds} alternating rounds after ${count(options.warmup)} warm-up calls; throughput over ` +
       `${count(options.throughputCalls)} calls per subject in ${options.throughputRounds} alternating rounds. Direct POST: fetch from the bench ` +
