@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- required when the engine loads, not at start-up */
 // Loads the engine (dist/engine.cjs: the MCP SDK, graphql-js and the tools) when it is first needed,
-// through V8's code cache (dist/engine.cache, made by the build): compiling a megabyte of JavaScript
+// through V8's code cache (dist/engine.cache, made by the build): compiling 0.6 MB of JavaScript
 // would otherwise take longer than running it. A cache made by another Node.js version is rejected by V8,
 // and the source is simply compiled. Runs in the bundled bin only (dist/cli.cjs, CommonJS), where
 // `require` and `__dirname` exist; the modules it needs are required here, not at start-up.
