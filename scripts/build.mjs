@@ -1,5 +1,6 @@
-// Bundles the server into two files: the bin, dist/cli.cjs, which starts a session, and the engine,
-// dist/engine.cjs, which it loads when needed. Start-up reads one small module instead of hundreds, and the
+// Bundles the server into the start-up code, dist/start.cjs, which starts a session, and the engine,
+// dist/engine.cjs, which it loads when needed; each runs through a V8 code cache made here, the start-up
+// code from the bin, dist/cli.cjs. Start-up reads a few small files instead of hundreds of modules, and the
 // published package needs no dependencies installed. Bundled packages' licences go beside them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -36,12 +37,10 @@ const result = await build({
 const engine = createRequire(import.meta.url)(join(root, 'dist/engine.cjs'));
 const startupRecord = await engine.recordStartup();
 
-// The bin: configuration and the start of a stdio session, in a file small enough to need no code cache.
-// CommonJS, and named .cjs so that Node reads no package.json to know it: an ES module starts a few
-// milliseconds later.
-const bin = await build({
+// The start-up code (cli.ts): configuration and the start of a stdio session, without packages.
+const startup = await build({
   entryPoints: [join(root, 'src/cli.ts')],
-  outfile: join(root, 'dist/cli.cjs'),
+  outfile: join(root, 'dist/start.cjs'),
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -50,20 +49,38 @@ const bin = await build({
   legalComments: 'none',
   metafile: true,
   define: { __VERSION__: JSON.stringify(pkg.version), __STARTUP_RECORD__: JSON.stringify(startupRecord) },
+  logLevel: 'warning',
+});
+const heavy = Object.keys(startup.metafile.inputs).filter((input) => input.includes('node_modules/'));
+if (heavy.length > 0) {
+  process.stderr.write(`build: start-up must not bundle packages, but it holds ${heavy.join(', ')}\n`);
+  process.exit(1);
+}
+
+// The bin, which runs the start-up code through its cache (bin.ts). CommonJS, and named .cjs so that Node
+// reads no package.json to know it: an ES module starts a few milliseconds later.
+await build({
+  entryPoints: [join(root, 'src/bin.ts')],
+  outfile: join(root, 'dist/cli.cjs'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: true,
+  legalComments: 'none',
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
 });
 chmodSync(join(root, 'dist/cli.cjs'), 0o755);
-const heavy = Object.keys(bin.metafile.inputs).filter((input) => input.includes('node_modules/'));
-if (heavy.length > 0) {
-  process.stderr.write(`build: the bin must not bundle packages, but it holds ${heavy.join(', ')}\n`);
-  process.exit(1);
-}
 
-// The code cache: one short session (start-up, tools/list, a query that fails to parse) compiles what
-// a real session compiles; the loader writes V8's cache of it when the process exits.
-const cacheFile = join(root, 'dist/engine.cache');
-rmSync(cacheFile, { force: true });
+// The code caches: one short session (start-up, tools/list, a query that fails to parse) compiles what a
+// real session compiles; the bin and the engine's loader write V8's caches of it when the process exits.
+const dist = join(root, 'dist');
+const cached = [
+  { file: join(dist, 'start.cjs'), cache: join(dist, 'start.cache') },
+  { file: join(dist, 'engine.cjs'), cache: join(dist, 'engine.cache') },
+];
+for (const { cache } of cached) rmSync(cache, { force: true });
 const session = [
   {
     jsonrpc: '2.0',
@@ -80,36 +97,38 @@ const session = [
     params: { name: 'graphql_query', arguments: { query: '{ a' } },
   },
 ];
-const warmUp = spawnSync(process.execPath, [join(root, 'dist/cli.cjs')], {
+const warmUp = spawnSync(process.execPath, [join(dist, 'cli.cjs')], {
   input: session.map((message) => JSON.stringify(message)).join('\n') + '\n',
-  env: { ...process.env, GRAPHQL_MCP_WRITE_CODE_CACHE: cacheFile },
+  env: { ...process.env, GRAPHQL_MCP_WRITE_CODE_CACHE: dist },
   encoding: 'utf8',
   timeout: 30_000,
 });
-if (warmUp.status !== 0 || !existsSync(cacheFile)) {
+if (warmUp.status !== 0 || !cached.every(({ cache }) => existsSync(cache))) {
   process.stderr.write(`build: the warm-up session failed (exit ${warmUp.status}): ${warmUp.stderr}\n`);
   process.exit(1);
 }
-// V8 silently compiles from source when it rejects a cache (another Node.js, other V8 flags), and loading
-// the engine then takes twice as long: a fresh process must accept this one, as the loader compiles it.
-const accepted = spawnSync(
-  process.execPath,
-  [
-    '-e',
-    `const { readFileSync } = require('node:fs');
-     const { Script } = require('node:vm');
-     const file = ${JSON.stringify(join(root, 'dist/engine.cjs'))};
-     const source = '(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n});';
-     const script = new Script(source, { filename: file, cachedData: readFileSync(${JSON.stringify(cacheFile)}) });
-     process.exit(script.cachedDataRejected ? 1 : 0);`,
-  ],
-  { encoding: 'utf8', timeout: 30_000 },
-);
-if (accepted.status !== 0) {
-  process.stderr.write(
-    `build: V8 rejects the code cache it just wrote (exit ${accepted.status}) ${accepted.stderr}\n`,
+// V8 silently compiles from source when it rejects a cache (another Node.js, other V8 flags), and start-up
+// then takes longer: a fresh process must accept each cache, as the loaders compile them.
+for (const { file, cache } of cached) {
+  const accepted = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const { readFileSync } = require('node:fs');
+       const { Script } = require('node:vm');
+       const file = ${JSON.stringify(file)};
+       const source = '(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n});';
+       const script = new Script(source, { filename: file, cachedData: readFileSync(${JSON.stringify(cache)}) });
+       process.exit(script.cachedDataRejected ? 1 : 0);`,
+    ],
+    { encoding: 'utf8', timeout: 30_000 },
   );
-  process.exit(1);
+  if (accepted.status !== 0) {
+    process.stderr.write(
+      `build: V8 rejects the code cache it just wrote, ${cache} (exit ${accepted.status}) ${accepted.stderr}\n`,
+    );
+    process.exit(1);
+  }
 }
 
 // Licences of every package in the bundle, as their MIT/ISC/BSD terms ask.

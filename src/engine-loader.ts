@@ -2,7 +2,7 @@
 // Loads the engine (dist/engine.cjs: the MCP SDK, graphql-js and the tools) when it is first needed,
 // through V8's code cache (dist/engine.cache, made by the build): compiling 0.6 MB of JavaScript
 // would otherwise take longer than running it. A cache made by another Node.js version is rejected by V8,
-// and the source is simply compiled. Runs in the bundled bin only (dist/cli.cjs, CommonJS), where
+// and the source is simply compiled. Runs in the bundled start-up code only (dist/start.cjs, CommonJS), where
 // `require` and `__dirname` exist; the modules it needs are required here, not at start-up.
 import type * as Engine from './engine.js';
 import { letInputIn } from './graphql/time-slice.js';
@@ -46,10 +46,11 @@ function compileEngine(log: (line: string) => void): CompiledEngine {
     log(
       `graphql-mcp: V8 rejected the engine's code cache (${cacheFile}; made by another Node.js?): compiling the engine from source instead`,
     );
-  // The build runs one session with this set, so the cache holds the functions that a session compiles.
-  // V8 rejects a cache made under other flags: the session that makes it keeps the flags a start has,
-  // and the others set theirs only now, once V8 has checked the cache and before the engine allocates.
-  if (process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === cacheFile)
+  // The build runs one session with this set (to dist/), so the cache holds the functions that a session
+  // compiles. V8 rejects a cache made under other flags, its own and the bin's (bin.ts): the session that
+  // makes them keeps the flags a start has, and the others set theirs only now, once V8 has checked both
+  // caches and before the engine allocates.
+  if (process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === __dirname)
     process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
   else keepHeapSmall();
   return { run: script.runInThisContext() as CompiledEngine['run'], file };

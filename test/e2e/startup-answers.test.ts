@@ -2,7 +2,7 @@
 // from what the build recorded of the SDK's answers. These tests hold them to the SDK: the same results as
 // the engine gives once loaded, for every configuration that changes them, and a clean end in every phase.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -302,7 +302,7 @@ describe('start-up answers', () => {
   }
 });
 
-describe("the engine's code cache", () => {
+describe('the code caches of the start-up code and the engine', () => {
   /** A session that loads the engine (one call), and what the server wrote to stderr by its end. */
   async function stderrOfSession(bin = CLI): Promise<string> {
     const mcp = new RawMcp([`--endpoint=${ENDPOINT}`], {}, bin);
@@ -317,26 +317,40 @@ describe("the engine's code cache", () => {
   }
 
   // The heap flags are set once V8 has checked the cache: set before, they would make V8 reject it.
-  test('V8 accepts the cache the build made: nothing about it is logged', async () => {
-    assert.doesNotMatch(await stderrOfSession(), /code cache/);
+  test('V8 accepts the caches the build made: nothing about them is logged', async () => {
+    assert.doesNotMatch(await stderrOfSession(), /cache/);
   });
 
-  test('a cache V8 rejects is reported on stderr, and the engine, compiled from source, still serves', async () => {
+  /** The built dist/ copied, with `cacheName` altered as by another V8; the stderr of a session on it. */
+  async function stderrWithRejected(cacheName: string): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-cache-'));
     try {
-      for (const name of ['cli.cjs', 'engine.cjs', 'engine.cache'])
-        copyFileSync(join(dirname(CLI), name), join(dir, name));
-      // Its magic number altered, as by another V8: V8 checks the header before reading anything else.
-      const cache = readFileSync(join(dir, 'engine.cache'));
+      for (const name of readdirSync(dirname(CLI))) copyFileSync(join(dirname(CLI), name), join(dir, name));
+      // Its magic number altered: V8 checks the header before reading anything else.
+      const cache = readFileSync(join(dir, cacheName));
       cache.writeUInt8(cache.readUInt8(0) ^ 0xff, 0);
-      writeFileSync(join(dir, 'engine.cache'), cache);
-      const stderr = await stderrOfSession(join(dir, 'cli.cjs'));
-      assert.match(
-        stderr,
-        /V8 rejected the engine's code cache \(.*engine\.cache; .*\): compiling the engine from source instead/,
-      );
+      writeFileSync(join(dir, cacheName), cache);
+      return await stderrOfSession(join(dir, 'cli.cjs'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  test('a start-up cache V8 rejects is reported on stderr, and the bin, compiled from source, still serves', async () => {
+    const stderr = await stderrWithRejected('start.cache');
+    assert.match(
+      stderr,
+      /V8 rejected the start-up code's cache \(.*start\.cache; .*\): compiling it from source instead/,
+    );
+    assert.doesNotMatch(stderr, /engine's code cache/);
+  });
+
+  test('an engine cache V8 rejects is reported on stderr, and the engine, compiled from source, still serves', async () => {
+    const stderr = await stderrWithRejected('engine.cache');
+    assert.match(
+      stderr,
+      /V8 rejected the engine's code cache \(.*engine\.cache; .*\): compiling the engine from source instead/,
+    );
+    assert.doesNotMatch(stderr, /start-up code's cache/);
   });
 });
