@@ -30,8 +30,40 @@ export interface AnalysedDocument {
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
 }
 
-/** Parses and checks a document: SYNTAX_ERROR, or INVALID_DOCUMENT when its fragments cannot be resolved. */
+/**
+ * Parses and checks a document: SYNTAX_ERROR, or INVALID_DOCUMENT when its fragments cannot be resolved.
+ * A model runs the same document again and again (with other variables, or paging): each is parsed once,
+ * and the analysis of the most recent ones is kept (see RECENT). Nothing downstream changes the tree.
+ */
 export function analyseDocument(query: string): AnalysedDocument {
+  const known = recent.get(query);
+  if (known !== undefined) {
+    recent.delete(query); // most recently used last
+    recent.set(query, known);
+    return known;
+  }
+  const analysed = analyse(query);
+  if (query.length <= RECENT.chars) {
+    recent.set(query, analysed);
+    recentChars += query.length;
+    for (const [oldest] of recent) {
+      if (recent.size <= RECENT.documents && recentChars <= RECENT.chars) break;
+      recent.delete(oldest);
+      recentChars -= oldest.length;
+    }
+  }
+  return analysed;
+}
+
+/**
+ * How many analysed documents are kept, and how many characters they may hold in all: a tree takes some
+ * tens of bytes per character, so about 2 MB of heap at most.
+ */
+const RECENT = { documents: 64, chars: 64 * 1024 } as const;
+const recent = new Map<string, AnalysedDocument>();
+let recentChars = 0;
+
+function analyse(query: string): AnalysedDocument {
   const document = parseQuery(query);
   const operations: OperationDefinitionNode[] = [];
   const fragments = new Map<string, FragmentDefinitionNode>();

@@ -1,5 +1,11 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
 import { finished, type Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '../errors.js';
 import { letInputIn } from '../graphql/time-slice.js';
@@ -152,9 +158,18 @@ async function post(
   const { request, agent } =
     url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers, agent, signal });
-    req.once('response', resolve);
+    if (signal.aborted) return reject(signal.reason as Error);
+    const req = request({ ...targetOf(url), method: 'POST', headers, agent });
+    // Watched here until the response arrives (readBody watches the body), rather than given to node:http,
+    // which watches the request's whole life for it with a handful of listeners.
+    const abort = () => req.destroy(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    req.once('response', (response) => {
+      signal.removeEventListener('abort', abort);
+      resolve(response);
+    });
     req.once('error', (error: NodeJS.ErrnoException) => {
+      signal.removeEventListener('abort', abort);
       // A pooled connection the server closed while idle fails at once; the request never reached it.
       if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) {
         post(url, headers, body, signal, false).then(resolve, reject);
@@ -163,6 +178,14 @@ async function post(
     req.end(body);
   });
 }
+
+/** A URL as node:http takes it, worked out once per URL (the endpoint's is the same object every call). */
+function targetOf(url: URL): RequestOptions {
+  let target = targets.get(url);
+  if (target === undefined) targets.set(url, (target = urlToHttpOptions(url)));
+  return target;
+}
+const targets = new WeakMap<URL, RequestOptions>();
 
 // Counts decoded bytes as they stream in, so an endless or huge body is cut off at the cap.
 async function readBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {

@@ -402,3 +402,42 @@ describe('containsMutation', () => {
     );
   });
 });
+
+describe('analyseDocument keeps the most recent analyses', () => {
+  // Distinct documents of a given length.
+  const doc = (i: number, pad = 0) => `query Q${i} { a${i} }${' '.repeat(pad)}`;
+
+  test('the same document text is parsed once: a repeat gives the same analysis', () => {
+    const first = analyseDocument(doc(1_000));
+    assert.equal(analyseDocument(doc(1_000)), first);
+  });
+
+  test('past 64 documents the least recently used is dropped, and parsed again when it comes back', () => {
+    const kept = analyseDocument(doc(2_000));
+    const dropped = analyseDocument(doc(2_001));
+    for (let i = 0; i < 62; i++) analyseDocument(doc(3_000 + i));
+    assert.equal(analyseDocument(doc(2_000)), kept); // used again: now the most recent
+    analyseDocument(doc(4_000)); // the 65th: doc(2_001) is now the least recently used, and goes
+    assert.equal(analyseDocument(doc(2_000)), kept);
+    const again = analyseDocument(doc(2_001));
+    assert.notEqual(again, dropped);
+    assert.deepEqual(again, dropped);
+  });
+
+  test('a document over 64 K characters is not kept, nor are documents past 64 K characters in all', () => {
+    const big = doc(5_000, 64 * 1024);
+    assert.notEqual(analyseDocument(big), analyseDocument(big));
+    const half = (i: number) => doc(i, 40 * 1024);
+    const a = analyseDocument(half(6_000));
+    assert.equal(analyseDocument(half(6_000)), a);
+    analyseDocument(half(6_001)); // 80 K in all: the older one goes
+    assert.notEqual(analyseDocument(half(6_000)), a);
+  });
+
+  test('a document that fails is not kept: it fails again, with the same error', () => {
+    const first = toolError(() => analyseDocument('{ a '), 'SYNTAX_ERROR');
+    const second = toolError(() => analyseDocument('{ a '), 'SYNTAX_ERROR');
+    assert.notEqual(second, first);
+    assert.equal(second.message, first.message);
+  });
+});
