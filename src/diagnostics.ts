@@ -26,12 +26,16 @@ interface CallContext {
 /**
  * How each tool call ended, as an MCP log notification at the level the client set with logging/setLevel
  * (info by default), and as a JSON line through `log` when one is given (remote mode's stderr).
+ *
+ * `afterResult` (stdio): the notification follows the call's result, which so reaches the client sooner.
+ * Over HTTP it must come before: it travels on the request's own stream, which the result closes.
  */
 export class Diagnostics {
   #level: LoggingLevel = 'info';
 
   constructor(
     server: McpServer,
+    private readonly afterResult: boolean,
     private readonly log?: (line: string) => void,
   ) {
     // Replaces the SDK's own handler, which keeps a level per session for sendLoggingMessage: ours sends
@@ -60,8 +64,12 @@ export class Diagnostics {
   #report(context: CallContext, level: LoggingLevel, data: string): void {
     this.log?.(JSON.stringify({ time: new Date().toISOString(), level, message: data }));
     if (SEVERITY.indexOf(level) < SEVERITY.indexOf(this.#level) || context.signal.aborted) return;
-    context
-      .sendNotification({ method: 'notifications/message', params: { level, logger: 'graphql-mcp', data } })
-      .catch(() => undefined);
+    const send = () =>
+      void context
+        .sendNotification({ method: 'notifications/message', params: { level, logger: 'graphql-mcp', data } })
+        .catch(() => undefined);
+    // The SDK sends the result in the promise jobs that follow this handler's return: before the next turn.
+    if (this.afterResult) setImmediate(send);
+    else send();
   }
 }

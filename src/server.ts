@@ -18,7 +18,7 @@ export function createServer(config: Config, log?: (line: string) => void): McpS
     { name: 'graphql-mcp', version: VERSION },
     { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
-  const diagnostics = new Diagnostics(server, log);
+  const diagnostics = new Diagnostics(server, config.transport === 'stdio', log);
   registerGraphQLQuery(server, config, diagnostics);
   registerGraphQLIntrospect(server, config, diagnostics);
   return server;

@@ -7,6 +7,7 @@ import {
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { startMcp, type McpSession } from '../fixtures/mcp.ts';
+import { RawMcp } from '../stress/harness.ts';
 
 // MCP logging: how each tool call ended reaches the client as a log notification, at the level it set.
 describe('log notifications', () => {
@@ -65,6 +66,34 @@ describe('log notifications', () => {
     );
     assert.match(String(messages[0]!.data), /MUTATION_NOT_ALLOWED/);
     await session.client.setLoggingLevel('info');
+  });
+
+  test('on stdio the notification follows the result it reports, which so reaches the client first', async () => {
+    const mcp = new RawMcp([`--endpoint=${api.url}`]);
+    try {
+      await mcp.initialize();
+      for (const query of ['{ books { title } }', '{ books {'])
+        await mcp.callTool('graphql_query', { query });
+      await settle();
+      const lines = mcp
+        .stdout()
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id?: unknown; method?: string; params?: { data?: unknown } });
+      const order = lines
+        .filter((message) => message.method === 'notifications/message' || typeof message.id === 'number')
+        .map((message) =>
+          message.method === undefined ? `result ${String(message.id)}` : String(message.params?.data),
+        );
+      assert.equal(order.length, 5, order.join('\n')); // initialize, then a result and its report for each call
+      assert.match(order[1]!, /^result /);
+      assert.match(order[2]!, /^graphql_query: answered/);
+      assert.match(order[3]!, /^result /);
+      assert.match(order[4]!, /^graphql_query: SYNTAX_ERROR/);
+    } finally {
+      mcp.kill();
+    }
   });
 
   test('MUST NOT put a header value in a log notification', async () => {
