@@ -14,11 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// The engine (engine.ts: the MCP SDK, graphql-js, the tools), as a CommonJS library that the bin loads
-// through V8's code cache (engine-loader.ts).
-const result = await build({
-  entryPoints: [join(root, 'src/engine.ts')],
-  outfile: join(root, 'dist/engine.cjs'),
+// Every bundle: CommonJS for Node 20, minified.
+const bundle = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -26,11 +23,19 @@ const result = await build({
   minify: true,
   legalComments: 'none',
   metafile: true,
+  logLevel: 'warning',
+};
+
+// The engine (engine.ts: the MCP SDK, graphql-js, the tools), as a CommonJS library that the start-up code
+// loads through V8's code cache (engine-loader.ts).
+const result = await build({
+  ...bundle,
+  entryPoints: [join(root, 'src/engine.ts')],
+  outfile: join(root, 'dist/engine.cjs'),
   define: { __VERSION__: JSON.stringify(pkg.version) },
   plugins: [withoutUnused],
   // vm.Script (the loader) has no loader for import(): lazy imports become require() calls.
   supported: { 'dynamic-import': false },
-  logLevel: 'warning',
 });
 
 // The SDK's answers to initialize and tools/list, which the bin gives at start-up (src/startup.ts).
@@ -39,17 +44,10 @@ const startupRecord = await engine.recordStartup();
 
 // The start-up code (cli.ts): configuration and the start of a stdio session, without packages.
 const startup = await build({
+  ...bundle,
   entryPoints: [join(root, 'src/cli.ts')],
   outfile: join(root, 'dist/start.cjs'),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  minify: true,
-  legalComments: 'none',
-  metafile: true,
   define: { __VERSION__: JSON.stringify(pkg.version), __STARTUP_RECORD__: JSON.stringify(startupRecord) },
-  logLevel: 'warning',
 });
 const heavy = Object.keys(startup.metafile.inputs).filter((input) => input.includes('node_modules/'));
 if (heavy.length > 0) {
@@ -60,16 +58,10 @@ if (heavy.length > 0) {
 // The bin, which runs the start-up code through its cache (bin.ts). CommonJS, and named .cjs so that Node
 // reads no package.json to know it: an ES module starts a few milliseconds later.
 await build({
+  ...bundle,
   entryPoints: [join(root, 'src/bin.ts')],
   outfile: join(root, 'dist/cli.cjs'),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  minify: true,
-  legalComments: 'none',
   banner: { js: '#!/usr/bin/env node' },
-  logLevel: 'warning',
 });
 chmodSync(join(root, 'dist/cli.cjs'), 0o755);
 
