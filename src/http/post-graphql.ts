@@ -67,23 +67,49 @@ const loadHttps = () =>
 class Cancelled extends Error {}
 
 /**
+ * How a request ends early: its deadline passes, or the client cancels. One phase of the request at a time
+ * (the POST, then its body) says how to stop it. A plain object rather than an AbortController: Node's
+ * EventTarget costs more per call than the rest of this bookkeeping.
+ */
+class Stop {
+  /** Why the request stopped; undefined while it runs. */
+  reason: Error | undefined;
+  #phase: ((reason: Error) => void) | undefined;
+
+  stop(reason: Error): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.#phase?.(reason);
+  }
+
+  /** `end` stops the phase that starts now, at once if the request has stopped already; returns its end. */
+  during(end: (reason: Error) => void): () => void {
+    this.#phase = end;
+    if (this.reason !== undefined) end(this.reason);
+    return () => {
+      if (this.#phase === end) this.#phase = undefined;
+    };
+  }
+}
+
+/**
  * POSTs a GraphQL request and classifies what comes back. Resolves with any GraphQL response, whatever
  * its HTTP status; everything else is a ToolError (TIMEOUT, NETWORK_ERROR, HTTP_ERROR, INVALID_RESPONSE,
  * RESPONSE_TOO_LARGE, CANCELLED). Node's http module rather than fetch: on a busy server fetch's web
  * streams and per-request objects cost more than the rest of a tool call together.
  */
 export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLResponse> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(deadlineError(request)), request.timeoutMs);
-  const cancel = () => controller.abort(new Cancelled());
+  const stop = new Stop();
+  const timer = setTimeout(() => stop.stop(deadlineError(request)), request.timeoutMs);
+  const cancel = () => stop.stop(new Cancelled());
   if (request.signal?.aborted) cancel();
   request.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const response = await postFollowingRedirects(request, controller.signal);
-    const text = await readBody(response, request.maxBytes, controller.signal);
+    const response = await postFollowingRedirects(request, stop);
+    const text = await readBody(response, request.maxBytes, stop);
     return classify(response, text, request.redact);
   } catch (error) {
-    const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
+    const reason = stop.reason;
     if (reason instanceof ToolError) throw reason;
     if (reason instanceof Cancelled) throw new ToolError('CANCELLED', 'the client cancelled the call');
     if (error instanceof ToolError) throw error;
@@ -103,10 +129,7 @@ function deadlineError(request: GraphQLRequest): ToolError {
 
 // Redirects are followed by hand: only within the endpoint's origin, so that credentials never follow
 // a redirect elsewhere, and re-POSTing the same body, which is what a GraphQL client means.
-async function postFollowingRedirects(
-  request: GraphQLRequest,
-  signal: AbortSignal,
-): Promise<IncomingMessage> {
+async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Promise<IncomingMessage> {
   const headers: Record<string, string> = {};
   for (const [name, value] of DEFAULT_HEADERS.merge(request.headers).entries()) headers[name] = value;
   // Encoded once, for its length and for every hop of a redirect.
@@ -117,7 +140,7 @@ async function postFollowingRedirects(
   if (body.length >= LARGE_BODY) await letInputIn();
   let url = request.endpoint;
   for (let hop = 0; ; hop++) {
-    const response = await post(url, headers, body, signal, request.retryable ?? false);
+    const response = await post(url, headers, body, stop, request.retryable ?? false);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (status < 300 || status > 399 || location === undefined) return response;
@@ -152,27 +175,26 @@ async function post(
   url: URL,
   headers: Record<string, string>,
   body: Buffer,
-  signal: AbortSignal,
+  stop: Stop,
   retryable: boolean,
 ): Promise<IncomingMessage> {
   const { request, agent } =
     url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
+    if (stop.reason !== undefined) return reject(stop.reason);
     const req = request({ ...targetOf(url), method: 'POST', headers, agent });
-    // Watched here until the response arrives (readBody watches the body), rather than given to node:http,
-    // which watches the request's whole life for it with a handful of listeners.
-    const abort = () => req.destroy(signal.reason as Error);
-    signal.addEventListener('abort', abort, { once: true });
+    // Stopped here until the response arrives (readBody stops the body), rather than given a signal to
+    // node:http, which watches the request's whole life for it with a handful of listeners.
+    const ended = stop.during((reason) => req.destroy(reason));
     req.once('response', (response) => {
-      signal.removeEventListener('abort', abort);
+      ended();
       resolve(response);
     });
     req.once('error', (error: NodeJS.ErrnoException) => {
-      signal.removeEventListener('abort', abort);
+      ended();
       // A pooled connection the server closed while idle fails at once; the request never reached it.
-      if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) {
-        post(url, headers, body, signal, false).then(resolve, reject);
+      if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined) {
+        post(url, headers, body, stop, false).then(resolve, reject);
       } else reject(error);
     });
     req.end(body);
@@ -188,7 +210,7 @@ function targetOf(url: URL): RequestOptions {
 const targets = new WeakMap<URL, RequestOptions>();
 
 // Counts decoded bytes as they stream in, so an endless or huge body is cut off at the cap.
-async function readBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
+async function readBody(response: IncomingMessage, maxBytes: number, stop: Stop): Promise<string> {
   const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
   const declared = Number(response.headers['content-length']);
   if (encoding === '' && declared > maxBytes) {
@@ -196,8 +218,7 @@ async function readBody(response: IncomingMessage, maxBytes: number, signal: Abo
     throw tooLarge(maxBytes);
   }
   const decoded = decode(response, encoding);
-  const abort = () => decoded.destroy(signal.reason as Error);
-  signal.addEventListener('abort', abort, { once: true });
+  const ended = stop.during((reason) => decoded.destroy(reason));
   try {
     return UTF8.decode(await collect(decoded, maxBytes));
   } catch (error) {
@@ -210,7 +231,7 @@ async function readBody(response: IncomingMessage, maxBytes: number, signal: Abo
     }
     throw error;
   } finally {
-    signal.removeEventListener('abort', abort);
+    ended();
     // Leaving early (too large, aborted, failed) must close the connection rather than return it to the pool.
     if (!response.complete) response.destroy();
     if (decoded !== response) decoded.destroy();
