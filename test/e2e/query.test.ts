@@ -849,6 +849,35 @@ describe('graphql_query cancellation', () => {
   });
 });
 
+describe('graphql_query cancellation while the body streams', () => {
+  test('a call the client cancels after the response headers came closes the connection at once', async () => {
+    const route = path('cancel-body');
+    const url = fault.route(route, respond.trickle({ chunk: ' ', intervalMs: 50, count: 1_000 }));
+    const controller = new AbortController();
+    const pending = main.client.callTool(
+      { name: 'graphql_query', arguments: { query: '{ ok }', endpoint: url, timeout: 30_000 } },
+      undefined,
+      { signal: controller.signal },
+    );
+    const request = await fault.waitForRequest(route);
+    // Some of the body has come: the request is past its headers, reading the body.
+    await within(
+      (async () => {
+        while (fault.bytesSent(route) < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      2_000,
+      'the body starting to trickle',
+    );
+    const start = performance.now();
+    controller.abort();
+    await assert.rejects(pending);
+    await within(request.socketClosed, 1_000, 'the cancelled body closing its connection');
+    assert.ok(performance.now() - start < 1_000);
+    assert.ok(fault.bytesSent(route) < 40, `${fault.bytesSent(route)} bytes trickled after the cancel`);
+    await assertStillWorks(main);
+  });
+});
+
 describe('graphql_query concurrency', () => {
   test('a call waiting on a slow endpoint does not hold up another call', async () => {
     const url = fault.route(path('never'), respond.never());
