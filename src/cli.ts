@@ -1,21 +1,12 @@
-// The bin (dist/cli.cjs). It loads little: the configuration and, in stdio mode, the start-up of the
-// session (transports/stdio.ts); the engine, with the MCP SDK, loads when the session needs it.
-import { writeSync } from 'node:fs';
+// Start-up (dist/start.cjs, which the bin runs through its code cache: bin.ts). It loads little: the
+// configuration and, in stdio mode, the start-up of the session (transports/stdio.ts); the engine, with the
+// MCP SDK, loads when the session needs it.
 import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
 import { loadEngine } from './engine-loader.js';
 import { describeEndpoint } from './http/endpoint.js';
+import { log } from './log.js';
 import { serveStdio } from './transports/stdio.js';
 import { VERSION } from './version.js';
-
-// In stdio mode stdout carries the MCP protocol: everything else goes to stderr, always. Written directly
-// (as process.stderr writes to a pipe, synchronously) so that start-up does not load Node's streams.
-const log = (line: string): void => {
-  try {
-    writeSync(2, `${line}\n`);
-  } catch {
-    process.stderr.write(`${line}\n`);
-  }
-};
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);

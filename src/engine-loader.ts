@@ -2,8 +2,10 @@
 // Loads the engine (dist/engine.cjs: the MCP SDK, graphql-js and the tools) when it is first needed,
 // through V8's code cache (dist/engine.cache, made by the build): compiling 0.6 MB of JavaScript
 // would otherwise take longer than running it. A cache made by another Node.js version is rejected by V8,
-// and the source is simply compiled. Runs in the bundled start-up code only (dist/start.cjs, CommonJS), where
-// `require` and `__dirname` exist; the modules it needs are required here, not at start-up.
+// and the source is simply compiled (code-cache.ts). Runs in the bundled start-up code only (dist/start.cjs,
+// CommonJS), where `require` and `__dirname` exist; the modules it needs are required here, not at start-up
+// (node:vm, which code-cache.ts takes, the bin has loaded already).
+import { compileCached } from './code-cache.js';
 import type * as Engine from './engine.js';
 import { letInputIn } from './graphql/time-slice.js';
 import type { StartupRecord } from './startup.js';
@@ -32,28 +34,16 @@ interface CompiledEngine {
 }
 
 function compileEngine(log: (line: string) => void): CompiledEngine {
-  const { writeFileSync } = require('node:fs') as typeof import('node:fs');
   const { join } = require('node:path') as typeof import('node:path');
-  const { Script } = require('node:vm') as typeof import('node:vm');
   const file = join(__dirname, 'engine.cjs');
   const cacheFile = join(__dirname, 'engine.cache');
   const { cachedData, text } = readEngineFiles(cacheFile, file);
-  // CommonJS's module wrapper, as Module.wrap writes it.
-  const source = `(function (exports, require, module, __filename, __dirname) { ${text}\n});`;
-  const script = new Script(source, { filename: file, cachedData });
-  // Said, because the engine then loads in twice the time, and nothing else would show why.
-  if (script.cachedDataRejected === true)
-    log(
-      `graphql-mcp: V8 rejected the engine's code cache (${cacheFile}; made by another Node.js?): compiling the engine from source instead`,
-    );
-  // The build runs one session with this set (to dist/), so the cache holds the functions that a session
-  // compiles. V8 rejects a cache made under other flags, its own and the bin's (bin.ts): the session that
-  // makes them keeps the flags a start has, and the others set theirs only now, once V8 has checked both
-  // caches and before the engine allocates.
-  if (process.env['GRAPHQL_MCP_WRITE_CODE_CACHE'] === __dirname)
-    process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
-  else keepHeapSmall();
-  return { run: script.runInThisContext() as CompiledEngine['run'], file };
+  const { run, writingCache } = compileCached({ file, text, cacheFile, cachedData, name: 'the engine' }, log);
+  // V8 rejects a cache made under other flags, the engine's and the start-up code's (bin.ts): the session
+  // that makes them keeps the flags a start has, and the others set theirs only now, once V8 has checked
+  // both caches and before the engine allocates.
+  if (!writingCache) keepHeapSmall();
+  return { run, file };
 }
 
 /**

@@ -341,7 +341,7 @@ describe('the code caches of the start-up code and the engine', () => {
     const stderr = await stderrWithRejected('start.cache');
     assert.match(
       stderr,
-      /V8 rejected the start-up code's cache \(.*start\.cache; .*\): compiling it from source instead/,
+      /V8 rejected the start-up code's code cache \(.*start\.cache; .*\): compiling the start-up code from source instead/,
     );
     assert.doesNotMatch(stderr, /engine's code cache/);
   });
@@ -352,6 +352,6 @@ describe('the code caches of the start-up code and the engine', () => {
       stderr,
       /V8 rejected the engine's code cache \(.*engine\.cache; .*\): compiling the engine from source instead/,
     );
-    assert.doesNotMatch(stderr, /start-up code's cache/);
+    assert.doesNotMatch(stderr, /start-up code's code cache/);
   });
 });
