@@ -7,7 +7,7 @@ import { parseCommand, type Config } from './config.js';
 import { createServer } from './server.js';
 import type { StartupRecord } from './startup.js';
 import type { RunningHttpServer } from './transports/http.js';
-import { toJsonRpcMessage } from './transports/jsonrpc.js';
+import { plainDispatch, readMessage } from './transports/jsonrpc.js';
 
 /** An MCP server session on stdio lines (transports/stdio.ts owns stdin and stdout). */
 export interface StdioEngine {
@@ -32,6 +32,7 @@ export function openStdio(
   const server = createServer(configOf(argv, env));
   const transport = new LineTransport(write);
   void server.connect(transport);
+  transport.dispatchPlain = plainDispatch(server.server);
   for (const line of startup) {
     const message = JSON.parse(line) as JSONRPCMessage;
     transport.receive(JSON.stringify('id' in message ? { ...message, id: REPLAYED } : message));
@@ -93,6 +94,8 @@ class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** Once connected: where plain requests go, past the SDK's type guards (transports/jsonrpc.ts). */
+  dispatchPlain?: (message: JSONRPCMessage) => void;
   #replayAnswered = false;
 
   constructor(private readonly write: (line: string) => Promise<void>) {}
@@ -112,13 +115,14 @@ class LineTransport implements Transport {
   }
 
   receive(line: string): void {
-    let message: JSONRPCMessage;
+    let read: ReturnType<typeof readMessage>;
     try {
-      message = toJsonRpcMessage(JSON.parse(line));
+      read = readMessage(JSON.parse(line));
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    this.onmessage?.(message);
+    if (read.plain && this.dispatchPlain !== undefined) this.dispatchPlain(read.message);
+    else this.onmessage?.(read.message);
   }
 }

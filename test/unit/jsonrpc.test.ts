@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { isPlainRequest, toJsonRpcMessage } from '../../src/transports/jsonrpc.ts';
+import { isPlainRequest, plainDispatch, readMessage } from '../../src/transports/jsonrpc.ts';
 
 // Values shaped like JSON-RPC messages, valid and not: every field the schema looks at, with right and
 // wrong types, and keys it does not allow.
@@ -84,12 +92,55 @@ describe('isPlainRequest', () => {
 
   test('what the plain path leaves is checked by the schema', () => {
     const withMeta = { jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { progressToken: 3 } } };
-    assert.equal(isPlainRequest(withMeta), false);
-    assert.deepEqual(toJsonRpcMessage(withMeta), withMeta);
+    assert.deepEqual(readMessage(withMeta), { message: withMeta, plain: false });
     const response = { jsonrpc: '2.0', id: 1, result: {} };
-    assert.deepEqual(toJsonRpcMessage(response), response);
-    assert.throws(() => toJsonRpcMessage({ jsonrpc: '2.0', id: null, method: 'ping' }));
-    assert.throws(() => toJsonRpcMessage({ jsonrpc: '2.0', id: 1, method: 'ping', extra: 1 }));
-    assert.throws(() => toJsonRpcMessage({ jsonrpc: '2.0', id: 1, method: 'ping', params: [] }));
+    assert.deepEqual(readMessage(response), { message: response, plain: false });
+    assert.throws(() => readMessage({ jsonrpc: '2.0', id: null, method: 'ping' }));
+    assert.throws(() => readMessage({ jsonrpc: '2.0', id: 1, method: 'ping', extra: 1 }));
+    assert.throws(() => readMessage({ jsonrpc: '2.0', id: 1, method: 'ping', params: [] }));
+  });
+});
+
+describe('plainDispatch', () => {
+  test("sends a plain message where the SDK's type guards would: a request if it has an id, else a notification", () => {
+    fc.assert(
+      fc.property(parsedLike, (value) => {
+        if (!isPlainRequest(value)) return;
+        const request = 'id' in value;
+        assert.equal(isJSONRPCRequest(value), request, JSON.stringify(value));
+        assert.equal(isJSONRPCNotification(value), !request, JSON.stringify(value));
+        assert.equal(isJSONRPCResultResponse(value), false);
+        assert.equal(isJSONRPCErrorResponse(value), false);
+      }),
+      { seed: 20_261_123, numRuns: 5_000 },
+    );
+  });
+
+  test("finds the SDK server's dispatch", () => {
+    const { server } = new McpServer({ name: 'test', version: '0' });
+    assert.ok(plainDispatch(server), 'the SDK server has no _onrequest and _onnotification');
+  });
+
+  test("calls the server's dispatch as its own methods", () => {
+    const { server } = new McpServer({ name: 'test', version: '0' });
+    const seen: string[] = [];
+    const spied = server as unknown as Record<'_onrequest' | '_onnotification', (m: JSONRPCMessage) => void>;
+    spied._onrequest = function (this: unknown, message) {
+      seen.push(`request ${this === server} ${JSON.stringify(message)}`);
+    };
+    spied._onnotification = function (this: unknown, message) {
+      seen.push(`notification ${this === server} ${JSON.stringify(message)}`);
+    };
+    const dispatch = plainDispatch(server)!;
+    dispatch({ jsonrpc: '2.0', id: 0, method: 'ping' });
+    dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    assert.deepEqual(seen, [
+      'request true {"jsonrpc":"2.0","id":0,"method":"ping"}',
+      'notification true {"jsonrpc":"2.0","method":"notifications/initialized"}',
+    ]);
+  });
+
+  test("is absent when the SDK's Protocol has no such methods", () => {
+    assert.equal(plainDispatch({ _onrequest() {} }), undefined);
   });
 });
