@@ -24,14 +24,18 @@ interface CallContext {
 }
 
 /**
- * How each tool call ended, as an MCP log notification at the level the client set with logging/setLevel
- * (info by default), and as a JSON line through `log` when one is given (remote mode's stderr).
+ * How each tool call ended, as an MCP log notification at the level the client set with logging/setLevel,
+ * and as a JSON line through `log` when one is given (remote mode's stderr).
+ *
+ * Until a client sets a level, notifications start at notice: a failed call (warning) is sent, a call that
+ * answered (info) is not. One notification per call is some 15% of the server's work for a small query, and
+ * the client parses it too; most clients never ask for them.
  *
  * `afterResult` (stdio): the notification follows the call's result, which so reaches the client sooner.
  * Over HTTP it must come before: it travels on the request's own stream, which the result closes.
  */
 export class Diagnostics {
-  #level: LoggingLevel = 'info';
+  #level: LoggingLevel = 'notice';
 
   constructor(
     server: McpServer,

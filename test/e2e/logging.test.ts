@@ -37,21 +37,24 @@ describe('log notifications', () => {
     assert.ok(session.client.getServerCapabilities()?.logging);
   });
 
-  test('a successful call is reported at info by default', async () => {
+  test('until the client sets a level, a failed call is reported at warning and a successful one is not', async () => {
+    messages.length = 0;
+    await session.call('graphql_query', { query: '{ books { title } }' });
+    await session.call('graphql_query', { query: '{ books {' });
+    await settle();
+    assert.equal(messages.length, 1);
+    assert.equal(messages[0]!.level, 'warning');
+    assert.match(String(messages[0]!.data), /^graphql_query: SYNTAX_ERROR: /);
+  });
+
+  test('logging/setLevel info reports successful calls at info with their time', async () => {
+    await session.client.setLoggingLevel('info');
     messages.length = 0;
     await session.call('graphql_query', { query: '{ books { title } }' });
     await settle();
     assert.equal(messages.length, 1);
     assert.equal(messages[0]!.level, 'info');
     assert.match(String(messages[0]!.data), /^graphql_query: answered \(\d+ ms\)$/);
-  });
-
-  test('a failed call is reported at warning with its error code', async () => {
-    messages.length = 0;
-    await session.call('graphql_query', { query: '{ books {' });
-    await settle();
-    assert.equal(messages[0]!.level, 'warning');
-    assert.match(String(messages[0]!.data), /^graphql_query: SYNTAX_ERROR: /);
   });
 
   test('logging/setLevel warning silences info reports but keeps warnings', async () => {
@@ -72,6 +75,7 @@ describe('log notifications', () => {
     const mcp = new RawMcp([`--endpoint=${api.url}`]);
     try {
       await mcp.initialize();
+      await mcp.request('logging/setLevel', { level: 'info' });
       for (const query of ['{ books { title } }', '{ books {'])
         await mcp.callTool('graphql_query', { query });
       await settle();
@@ -86,11 +90,11 @@ describe('log notifications', () => {
         .map((message) =>
           message.method === undefined ? `result ${String(message.id)}` : String(message.params?.data),
         );
-      assert.equal(order.length, 5, order.join('\n')); // initialize, then a result and its report for each call
-      assert.match(order[1]!, /^result /);
-      assert.match(order[2]!, /^graphql_query: answered/);
-      assert.match(order[3]!, /^result /);
-      assert.match(order[4]!, /^graphql_query: SYNTAX_ERROR/);
+      assert.equal(order.length, 6, order.join('\n')); // initialize, setLevel, then a result and its report for each call
+      assert.match(order[2]!, /^result /);
+      assert.match(order[3]!, /^graphql_query: answered/);
+      assert.match(order[4]!, /^result /);
+      assert.match(order[5]!, /^graphql_query: SYNTAX_ERROR/);
     } finally {
       mcp.kill();
     }
