@@ -51,7 +51,7 @@ Measures the built dist/cli.cjs over stdio with the MCP SDK client against a loc
 next to bare node and direct POSTs to the same server, and prints the table of issue 5.
 
   --quick                    a short run (about 15 s): fewer rounds and calls
-  --rounds N                 cold-start rounds (default 40)
+  --rounds N                 cold-start rounds (default 80)
   --warmup N                 warm-up calls per subject (default 200)
   --calls N                  measured sequential calls per subject (default 2000)
   --throughput-calls N       calls per subject at --concurrency in flight (default 4000)
@@ -79,7 +79,7 @@ export class OptionsError extends Error {}
 export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const quick = argv.includes('--quick');
   const options: BenchOptions = {
-    rounds: quick ? 5 : 40,
+    rounds: quick ? 5 : 80,
     warmup: quick ? 50 : 200,
     calls: quick ? 300 : 2000,
     latencyRounds: quick ? 5 : 40,
