@@ -30,9 +30,8 @@ export function openStdio(
   startup: readonly string[],
 ): StdioEngine {
   const server = createServer(configOf(argv, env));
-  const transport = new LineTransport(write);
+  const transport = new LineTransport(write, plainDispatch(server.server));
   void server.connect(transport);
-  transport.dispatchPlain = plainDispatch(server.server);
   for (const line of startup) {
     const message = JSON.parse(line) as JSONRPCMessage;
     transport.receive(JSON.stringify('id' in message ? { ...message, id: REPLAYED } : message));
@@ -94,11 +93,13 @@ class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  /** Once connected: where plain requests go, past the SDK's type guards (transports/jsonrpc.ts). */
-  dispatchPlain?: (message: JSONRPCMessage) => void;
   #replayAnswered = false;
 
-  constructor(private readonly write: (line: string) => Promise<void>) {}
+  /** `dispatchPlain`: where plain requests go, past the SDK's type guards (transports/jsonrpc.ts). */
+  constructor(
+    private readonly write: (line: string) => Promise<void>,
+    private readonly dispatchPlain?: (message: JSONRPCMessage) => void,
+  ) {}
 
   async start(): Promise<void> {}
 
