@@ -41,8 +41,8 @@ function compileEngine(log: (line: string) => void): CompiledEngine {
   const { run, writingCache } = compileCached({ file, text, cacheFile, cachedData, name: 'the engine' }, log);
   // V8 rejects a cache made under other flags, the engine's and the start-up code's (bin.ts): the session
   // that makes them keeps the flags a start has, and the others set theirs only now, once V8 has checked
-  // both caches and before the engine allocates.
-  if (!writingCache) keepHeapSmall();
+  // both caches and before the engine allocates or runs.
+  if (!writingCache) setServerFlags();
   return { run, file };
 }
 
@@ -96,6 +96,8 @@ function runEngine({ run, file }: CompiledEngine): typeof Engine {
 }
 
 /**
+ * The server's V8 flags: a heap sized for a server this size, and optimization sooner (INTERRUPT_BUDGET).
+ *
  * V8 sizes its heap for throughput: under a steady load of calls the young generation doubles until it
  * reaches 32 MB, and the old one fills with garbage up to a generous limit, to 100 MB and more of RSS in
  * all. The young generation stays at the 2 MB it starts with (two 1 MB halves): the engine is loaded after
@@ -110,11 +112,23 @@ function runEngine({ run, file }: CompiledEngine): typeof Engine {
  * session a 10 MB message kept the event loop busy for up to 121 ms, where the hostile-input suite allows
  * 100. Not `--no-opt` (no optimizing compiler) either: RSS 58–63 MB, p50 1.6–1.7×.
  */
-function keepHeapSmall(): void {
+function setServerFlags(): void {
   const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--heap-growing-percent=5');
+  setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
 }
+
+/**
+ * V8 optimizes a function once it has run through some bytecode budget three times; by default that took a
+ * call several thousand repetitions to reach its optimized speed here, and a session of an assistant makes
+ * tens or hundreds of calls. An eighth of the default budget gets there sooner, with no more deoptimisations
+ * (22–24 in a 12,000-call session, either way) and the same steady state. Measured with npm run bench, the
+ * build with it beside the same build without, five runs: p50 1.25–1.36× → 1.01–1.14× a direct POST
+ * (2,000 calls after 200 warm-up calls), throughput and RSS unchanged. Read when a function's budget is
+ * next reset, so setting it at run time works.
+ */
+const INTERRUPT_BUDGET = 8448;
 
 /** The SDK's start-up answers, recorded by the build (see startup.ts) and written into the bin. */
 declare const __STARTUP_RECORD__: StartupRecord;
