@@ -122,13 +122,15 @@ function setServerFlags(): void {
 /**
  * V8 optimizes a function once it has run through some bytecode budget three times; by default that took a
  * call several thousand repetitions to reach its optimized speed here, and a session of an assistant makes
- * tens or hundreds of calls. An eighth of the default budget gets there sooner, with no more deoptimisations
- * (22–24 in a 12,000-call session, either way) and the same steady state. Measured with npm run bench, the
- * build with it beside the same build without, five runs: p50 1.25–1.36× → 1.01–1.14× a direct POST
- * (2,000 calls after 200 warm-up calls), throughput and RSS unchanged. Read when a function's budget is
- * next reset, so setting it at run time works.
+ * tens or hundreds of calls. A quarter of the default budget gets there sooner, with no more
+ * deoptimisations (22–24 in a 12,000-call session, either way). What it costs: code that runs once on a
+ * large input, such as the first introspection of a large schema, is optimized while it runs, for nothing.
+ * Measured with npm run bench, builds with the default, a half, a quarter and an eighth side by side, two
+ * runs: p50 1.31–1.32×, 1.19–1.22×, 1.15× and 1.10–1.12× a direct POST (2,000 calls after 200 warm-up
+ * calls); the GitHub schema's first introspection 439–461, 490–494, 501–536 and 516–544 ms; throughput and
+ * RSS unchanged. Read when a function's budget is next reset, so setting it at run time works.
  */
-const INTERRUPT_BUDGET = 8448;
+const INTERRUPT_BUDGET = 16896;
 
 /** The SDK's start-up answers, recorded by the build (see startup.ts) and written into the bin. */
 declare const __STARTUP_RECORD__: StartupRecord;
