@@ -2,18 +2,15 @@
 // server is bundled again for the profile without minifying: functions keep their names, and esbuild's
 // "// path" comment before each bundled module tells which package or source file a line belongs to.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { withoutUnused } from '../scripts/stubs/plugin.mjs';
 import type { Api } from './api.ts';
 import type { BenchOptions } from './options.ts';
 import { openSession } from './processes.ts';
 import { count } from './stats.ts';
 
-/** The profiled bundles: the bin loads the engine from beside it (src/engine-loader.ts). */
+/** The profiled bundle, beside the profile. */
 const BIN = 'server.cjs';
-const ENGINE = 'engine.cjs';
 
 interface CpuProfile {
   nodes: Array<{
@@ -24,40 +21,19 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/**
- * Bundles the bin and the engine as scripts/build.mjs does, minus minifying (and without the code cache);
- * returns the bin's path. The start-up answers are the built engine's, as in the shipped bin.
- */
+/** Bundles the server as scripts/build.mjs does, minus minifying; returns the bundle's path. */
 async function bundleForProfile(root: string, dir: string): Promise<string> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  const built = createRequire(import.meta.url)(join(root, 'dist/engine.cjs')) as {
-    recordStartup(): Promise<unknown>;
-  };
-  const common = {
+  const bin = join(dir, BIN);
+  await build({
+    entryPoints: [join(root, 'src/cli.ts')],
+    outfile: bin,
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     logLevel: 'warning',
-  } as const;
-  await build({
-    ...common,
-    entryPoints: [join(root, 'src/engine.ts')],
-    outfile: join(dir, ENGINE),
     define: { __VERSION__: JSON.stringify(pkg.version) },
-    // The build's stubs, so that the profiled bundle runs the same code.
-    plugins: [withoutUnused],
-    supported: { 'dynamic-import': false },
-  });
-  const bin = join(dir, BIN);
-  await build({
-    ...common,
-    entryPoints: [join(root, 'src/cli.ts')],
-    outfile: bin,
-    define: {
-      __VERSION__: JSON.stringify(pkg.version),
-      __STARTUP_RECORD__: JSON.stringify(await built.recordStartup()),
-    },
   });
   return bin;
 }
@@ -91,7 +67,7 @@ function moduleOfLine(bundle: string): (line: number) => string {
 
 /** Self time by function and by module, per call. */
 function summarise(profile: CpuProfile, dir: string, calls: number): string {
-  const bundles = new Map([BIN, ENGINE].map((name) => [name, moduleOfLine(join(dir, name))]));
+  const bundles = new Map([BIN].map((name) => [name, moduleOfLine(join(dir, name))]));
   const bundleOf = (url: string) => bundles.get(url.slice(url.lastIndexOf('/') + 1));
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));

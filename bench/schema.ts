@@ -7,17 +7,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from 'gpt-tokenizer';
 import { isIntrospectionType, isSpecifiedScalarType, printSchema } from 'graphql';
 import { parseCommand } from '../src/config.ts';
-import { createSchemaCache, runIntrospect } from '../src/tools/run-graphql-introspect.ts';
+import { runIntrospect } from '../src/tools/graphql-introspect.ts';
 import {
   introspectionRequests,
   loadGitHubSchema,
   serveGitHubSchema,
 } from '../test/fixtures/github-schema.ts';
-import { startMcp, texts, type McpSession } from '../test/fixtures/mcp.ts';
+import { startMcp, texts, type CallToolResult, type McpSession } from '../test/fixtures/mcp.ts';
 
 const BUDGET = 40_000;
 const TARGETS = { maxChars: BUDGET, overviewTokens: 10_000, callsToAnyType: 2, cachedMs: 5 };
@@ -224,11 +223,10 @@ async function longestStall(url: string): Promise<number> {
   try {
     const command = parseCommand([`--endpoint=http://127.0.0.1:${port}/graphql`], {});
     if (command.kind !== 'serve') throw new Error('unexpected command');
-    const cache = createSchemaCache(command.config);
     const histogram = monitorEventLoopDelay({ resolution: 1 });
     histogram.enable();
-    await runIntrospect(command.config, cache, {});
-    await runIntrospect(command.config, cache, { search: 'pull request' });
+    await runIntrospect(command.config, {});
+    await runIntrospect(command.config, { search: 'pull request' });
     histogram.disable();
     return histogram.max / 1e6;
   } finally {

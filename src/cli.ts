@@ -1,18 +1,18 @@
-// Start-up (dist/start.cjs, which the bin runs through its code cache: bin.ts). It loads little: the
-// configuration and, in stdio mode, the start-up of the session (transports/stdio.ts); the engine, with the
-// MCP SDK, loads when the session needs it.
+#!/usr/bin/env node
+// The bin: reads the configuration, then serves MCP on stdio (the SDK's serveStdio) or, in remote mode, over
+// Streamable HTTP. Fatal problems go to stderr with an exit code; stdout carries only the protocol.
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
-import { loadEngine } from './engine-loader.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { log } from './log.js';
-import { serveStdio } from './transports/stdio.js';
+import { createServer } from './server.js';
+import { serveHttp } from './transports/http.js';
 import { VERSION } from './version.js';
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
   let command;
   try {
-    command = parseCommand(argv, process.env);
+    command = parseCommand(process.argv.slice(2), process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     log(`graphql-mcp: ${error.message}`);
@@ -23,18 +23,35 @@ async function main(): Promise<void> {
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
 
   const { config } = command;
-  if (config.transport === 'stdio') {
-    serveStdio(config, argv, process.env, log);
-    // A turn later: a client's initialize that is already waiting is answered first.
-    setImmediate(() => log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`));
-    return;
-  }
-  const server = await loadEngine(log).serveHttp(argv, process.env, log);
+  if (config.transport === 'stdio') return serveOnStdio(config);
+
+  const server = await serveHttp(config, log);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
   const stop = () => void server.shutdown().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** One client over stdin/stdout, in whichever protocol era it opens with, until it closes stdin or a signal. */
+function serveOnStdio(config: Config): void {
+  const session = serveStdio(({ era }) => createServer(config, { era }), {
+    onerror: (error) => log(`graphql-mcp: ${error.message}`),
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void session.close().finally(() => process.exit(0));
+    // A close that hangs must not keep the process alive.
+    setTimeout(() => process.exit(0), 500).unref();
+  };
+  // The client closing stdin ends the session; kept-alive connections to the endpoint must not keep us alive.
+  process.stdin.once('end', stop);
+  process.stdin.once('close', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`);
 }
 
 function describe(config: Config): string {

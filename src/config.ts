@@ -41,6 +41,8 @@ export interface HttpOptions {
   readonly allowedHosts: readonly string[];
   /** Headers copied from each MCP request onto its GraphQL requests: incoming name → outgoing name. @default none */
   readonly forwardHeaders: ReadonlyArray<{ readonly from: string; readonly to: string }>;
+  /** Most /mcp requests handled at once; more are answered 503 with Retry-After. */
+  readonly maxInFlight: number;
 }
 
 /** What the command line asks for: run the server with a config, or print help or the version. */
@@ -81,6 +83,7 @@ const OPTIONS = {
   allowUnauthenticated: { env: 'GRAPHQL_MCP_ALLOW_UNAUTHENTICATED', boolean: true },
   allowedHosts: { env: 'GRAPHQL_MCP_ALLOWED_HOSTS' },
   forwardHeaders: { env: 'GRAPHQL_MCP_FORWARD_HEADERS' },
+  maxInFlight: { env: 'GRAPHQL_MCP_MAX_IN_FLIGHT' },
   help: { short: 'h', boolean: true },
   version: { short: 'v', boolean: true },
 } as const satisfies Record<string, OptionSpec>;
@@ -125,6 +128,8 @@ Remote mode (Streamable HTTP at POST /mcp, stateless; GET /health):
                                 (default: localhost,127.0.0.1,[::1])   [GRAPHQL_MCP_ALLOWED_HOSTS]
       --forwardHeaders <names>  request headers passed on to the GraphQL endpoint,
                                 Name or Incoming:Outgoing, comma-separated   [GRAPHQL_MCP_FORWARD_HEADERS]
+      --maxInFlight <n>         most /mcp requests handled at once; more get 503
+                                (default: 256)   [GRAPHQL_MCP_MAX_IN_FLIGHT]
 
   -h, --help                    print this help
   -v, --version                 print the version
@@ -291,6 +296,7 @@ function readHttpOptions(raw: (name: OptionName) => RawValue | undefined): HttpO
     allowUnauthenticated: optional(raw('allowUnauthenticated'), readBoolean) ?? false,
     allowedHosts: optional(raw('allowedHosts'), readHostList) ?? LOOPBACK_HOSTS,
     forwardHeaders: optional(raw('forwardHeaders'), readForwardHeaders) ?? [],
+    maxInFlight: optional(raw('maxInFlight'), (v) => readInteger(v, 1, 100_000)) ?? 256,
   };
 }
 
@@ -303,6 +309,7 @@ function checkHttpOptions(config: Config, raw: (name: OptionName) => RawValue | 
     'allowUnauthenticated',
     'allowedHosts',
     'forwardHeaders',
+    'maxInFlight',
   ];
   if (config.transport === 'stdio') {
     // Arguments only: an environment shared with a remote deployment may hold its variables.

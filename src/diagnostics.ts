@@ -1,10 +1,13 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  SetLevelRequestSchema,
+  LOG_LEVEL_META_KEY,
   type CallToolResult,
   type LoggingLevel,
-  type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+
+/** The protocol era a server instance serves: 2025's initialize handshake, or 2026-07-28's per-request envelope. */
+export type Era = 'legacy' | 'modern';
 
 const SEVERITY: readonly LoggingLevel[] = [
   'debug',
@@ -17,63 +20,64 @@ const SEVERITY: readonly LoggingLevel[] = [
   'emergency',
 ];
 
-/** What a tool handler receives from the SDK that diagnostics need. */
-interface CallContext {
-  readonly signal: AbortSignal;
-  sendNotification(notification: ServerNotification): Promise<void>;
-}
-
 /**
- * How each tool call ended, as an MCP log notification at the level the client set with logging/setLevel,
- * and as a JSON line through `log` when one is given (remote mode's stderr).
+ * How each tool call ended, as an MCP log notification, and as a JSON line through `log` when one is given
+ * (remote mode's stderr).
  *
- * Until a client sets a level, notifications start at notice: a failed call (warning) is sent, a call that
- * answered (info) is not. One notification per call is some 15% of the server's work for a small query, and
- * the client parses it too; most clients never ask for them.
- *
- * `afterResult` (stdio): the notification follows the call's result, which so reaches the client sooner.
- * Over HTTP it must come before: it travels on the request's own stream, which the result closes.
+ * Which notifications are sent follows each era's rules. 2026-07-28: only when the request's `_meta` asks
+ * for a level. 2025: at the level the client set with logging/setLevel; until it sets one, at notice, so a
+ * failed call (warning) is reported and an answered one (info) is not: most clients never read them, and
+ * one per call would cost them (and us) more than the call's own answer for a small query.
  */
 export class Diagnostics {
+  /** The 2025 era's level, from logging/setLevel. */
   #level: LoggingLevel = 'notice';
 
   constructor(
     server: McpServer,
-    private readonly afterResult: boolean,
+    private readonly era: Era,
     private readonly log?: (line: string) => void,
   ) {
-    // Replaces the SDK's own handler, which keeps a level per session for sendLoggingMessage: ours sends
-    // notifications tied to the request, which is what reaches a client in stateless remote mode too.
-    server.server.setRequestHandler(SetLevelRequestSchema, (request) => {
-      this.#level = request.params.level;
-      return {};
-    });
+    // The SDK's own handler would make the level "everything" until the client sets one.
+    if (era === 'legacy') {
+      server.server.setRequestHandler('logging/setLevel', (request) => {
+        this.#level = request.params.level;
+        return {};
+      });
+    }
   }
 
   /** A tool handler that runs `run` and reports its outcome. */
   reported<A>(tool: string, run: (args: A, signal: AbortSignal) => Promise<CallToolResult>) {
-    return async (args: A, context: CallContext): Promise<CallToolResult> => {
+    return async (args: A, context: ServerContext): Promise<CallToolResult> => {
       const started = performance.now();
-      const result = await run(args, context.signal);
+      const result = await run(args, context.mcpReq.signal);
       const ms = Math.round(performance.now() - started);
       const first = result.content[0];
       const text = first?.type === 'text' ? first.text : '';
       // Error texts start with their code; a GraphQL response is not repeated here.
       const outcome = result.isError ? text.slice(0, 300) : 'answered';
-      this.#report(context, result.isError ? 'warning' : 'info', `${tool}: ${outcome} (${ms} ms)`);
+      await this.#report(context, result.isError ? 'warning' : 'info', `${tool}: ${outcome} (${ms} ms)`);
       return result;
     };
   }
 
-  #report(context: CallContext, level: LoggingLevel, data: string): void {
+  async #report(context: ServerContext, level: LoggingLevel, data: string): Promise<void> {
     this.log?.(JSON.stringify({ time: new Date().toISOString(), level, message: data }));
-    if (SEVERITY.indexOf(level) < SEVERITY.indexOf(this.#level) || context.signal.aborted) return;
-    const send = () =>
-      void context
-        .sendNotification({ method: 'notifications/message', params: { level, logger: 'graphql-mcp', data } })
-        .catch(() => undefined);
-    // The SDK sends the result in the promise jobs that follow this handler's return: before the next turn.
-    if (this.afterResult) setImmediate(send);
-    else send();
+    const threshold = this.era === 'modern' ? asked(context) : this.#level;
+    if (threshold === undefined || SEVERITY.indexOf(level) < SEVERITY.indexOf(threshold)) return;
+    if (context.mcpReq.signal.aborted) return;
+    await context.mcpReq
+      .notify({ method: 'notifications/message', params: { level, logger: 'graphql-mcp', data } })
+      .catch(() => undefined);
   }
+}
+
+/** The level a 2026-07-28 request asks for in its `_meta`, if any. */
+function asked(context: ServerContext): LoggingLevel | undefined {
+  const envelope: Record<string, unknown> = context.mcpReq.envelope ?? {};
+  const level = envelope[LOG_LEVEL_META_KEY];
+  return typeof level === 'string' && SEVERITY.includes(level as LoggingLevel)
+    ? (level as LoggingLevel)
+    : undefined;
 }

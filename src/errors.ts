@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** The error codes of the contract (DESIGN.md), one per way a call can fail. */
 export type ErrorCode =

@@ -1,9 +1,19 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type { IntrospectionQuery } from 'graphql';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
+import { errorResult, ToolError } from '../errors.js';
+import type { SchemaCache } from '../graphql/schema-cache.js';
+import { clampText } from '../graphql/text-budget.js';
+import type { IntrospectedSchema } from '../graphql/schema-view.js';
+import { describeEndpoint } from '../http/endpoint.js';
+import type { HeaderSet } from '../http/headers.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
 import { describeTools } from './catalog.js';
-import { advertised, endpointInput, headersInput } from './input.js';
+import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
+
+type Steps = typeof import('./pipeline.js');
 
 /** Most entries of typeNames in one call. */
 export const MAX_TYPE_NAMES = 500;
@@ -58,10 +68,151 @@ export function registerGraphQLIntrospect(server: McpServer, config: Config, dia
       inputSchema: advertised(inputSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    // Introspection, the schema views and the cache load on the first call: start-up only lists tools.
-    diagnostics.reported('graphql_introspect', async (args, signal) => {
-      const { runIntrospect, sharedSchemaCache } = await import('./run-graphql-introspect.js');
-      return runIntrospect(config, sharedSchemaCache(config), args, signal);
-    }),
+    diagnostics.reported('graphql_introspect', (args, signal) => runIntrospect(config, args, signal)),
   );
+}
+
+/** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
+export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
+// What the schema text keeps at least when notes (withheld headers) share the budget with it.
+const MIN_TEXT_CHARS = 500;
+
+// Remote mode makes a server per HTTP request, whose calls must share fetched schemas all the same: servers
+// share one cache per process (and TTL). That is safe because a schema is found only by the endpoint and the
+// very headers it was fetched with.
+const processCaches = new Map<number, SchemaCache<IntrospectedSchema>>();
+
+/** The cache that the servers of this process with this config share. */
+function sharedSchemaCache(steps: Steps, config: Config): SchemaCache<IntrospectedSchema> {
+  let cache = processCaches.get(config.schemaTtl);
+  if (cache === undefined) {
+    // Per endpoint and headers sent, for --schemaTtl seconds.
+    cache = new steps.SchemaCache({ ttlMs: config.schemaTtl * 1000 });
+    processCaches.set(config.schemaTtl, cache);
+  }
+  return cache;
+}
+
+/** Runs one call; every failure is an error result whose text starts with its code. */
+export async function runIntrospect(
+  config: Config,
+  args: unknown,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
+  const raw = (args ?? {}) as Record<string, unknown>;
+  let notes: string[] = [];
+  let sentHeaders = [config.headers];
+  let urls = configuredUrls(config);
+  try {
+    const input = parseInput(inputSchema, raw);
+    // Introspection, the schema views and the cache, from the first call on.
+    const steps = await import('./pipeline.js');
+    const schemas = sharedSchemaCache(steps, config);
+    if (input.search !== undefined && steps.searchTerms(input.search).length === 0) {
+      throw new ToolError('INVALID_INPUT', 'search must hold a word (letters or digits)');
+    }
+    const callHeaders = readHeaders(
+      input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
+    );
+    sentHeaders = [config.headers, callHeaders];
+    const endpoint = readEndpoint(input.endpoint, config.endpoint);
+    urls = [...urls, endpoint];
+    assertEndpointAllowed(config, endpoint);
+    const request = headersFor(config, endpoint, callHeaders);
+    notes = fitNotes(request.notes, config.maxSchemaChars);
+    const includeDeprecated = input.includeDeprecated ?? false;
+
+    // One fetch per endpoint and credentials while it is fresh, shared by concurrent calls.
+    const key = schemas.keyOf(endpoint, request.headers.entries());
+    const schema = await schemas.get(
+      key,
+      async (loadSignal) => {
+        const fetched = new steps.IntrospectedSchema(
+          await fetchIntrospection(steps, config, endpoint, request.headers, loadSignal, (text) =>
+            redact(text, sentHeaders, urls),
+          ),
+        );
+        // A schema that cannot be read is a failure, and failures are not kept.
+        await fetched.view(includeDeprecated);
+        return fetched;
+      },
+      signal,
+    );
+    let view;
+    try {
+      view = await schema.view(includeDeprecated);
+    } catch (error) {
+      schemas.delete(key);
+      throw error;
+    }
+    const question = { typeNames: input.typeNames, search: input.search };
+    const text = await steps.answerSchemaQuestion(
+      schema,
+      view,
+      question,
+      textBudget(config.maxSchemaChars, notes),
+    );
+    if (config.schemaTtl > 0) steps.prepareSearchSoon(view);
+    return { content: [text, ...notes].map((text) => ({ type: 'text' as const, text })) };
+  } catch (error) {
+    if (!(error instanceof ToolError)) {
+      // The cache rejects a caller that gave up with its signal's reason.
+      if (signal?.aborted)
+        return errorResult(new ToolError('CANCELLED', 'the client cancelled the call'), notes);
+      throw error;
+    }
+    const message = redact(error.message, sentHeaders, urls);
+    // Errors obey the budget too: a long list of suggestions or an endpoint's messages are cut.
+    const room = textBudget(config.maxSchemaChars, notes) - error.code.length - 2;
+    return errorResult(new ToolError(error.code, clampText(message, room)), notes);
+  }
+}
+
+/** The introspection result of an endpoint: the full query, or the basic one for servers that predate it. */
+async function fetchIntrospection(
+  steps: Steps,
+  config: Config,
+  endpoint: URL,
+  headers: HeaderSet,
+  signal: AbortSignal,
+  redactText: (text: string) => string,
+): Promise<IntrospectionQuery> {
+  const introspect = async (query: string) =>
+    (
+      await steps.postGraphQL({
+        endpoint,
+        headers,
+        body: JSON.stringify({ query }),
+        timeoutMs: config.timeout,
+        maxBytes: MAX_INTROSPECTION_BYTES,
+        signal,
+        retryable: true,
+        redact: redactText,
+      })
+    ).result;
+
+  let result = await introspect(steps.INTROSPECTION_QUERY);
+  // Older servers reject the newer introspection fields: ask again with the basic query.
+  if (steps.introspectionOf(result) === undefined) result = await introspect(steps.BASIC_INTROSPECTION_QUERY);
+  const introspection = steps.introspectionOf(result);
+  if (introspection === undefined) {
+    throw new ToolError(
+      'INTROSPECTION_FAILED',
+      `${describeEndpoint(endpoint)} answered introspection with: ${steps.errorMessages(result)}`,
+    );
+  }
+  return introspection;
+}
+
+// Every text of a result counts against --maxSchemaChars, with two characters between texts for the
+// separator a client may put between them.
+function textBudget(maxChars: number, notes: readonly string[]): number {
+  return notes.reduce((room, note) => room - note.length - 2, maxChars);
+}
+
+/** Notes that leave the schema text at least MIN_TEXT_CHARS (they hold header names, which may be many). */
+function fitNotes(notes: readonly string[], maxChars: number): string[] {
+  if (textBudget(maxChars, notes) >= MIN_TEXT_CHARS) return [...notes];
+  const room = Math.floor((maxChars - MIN_TEXT_CHARS) / Math.max(notes.length, 1)) - 2;
+  return notes.map((note) => clampText(note, room));
 }

@@ -1,9 +1,19 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
+import { errorResult, ToolError } from '../errors.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
 import { describeTools } from './catalog.js';
-import { advertised, endpointInput, headersInput } from './input.js';
+import {
+  advertised,
+  advertisedJson,
+  endpointInput,
+  headersInput,
+  parseInput,
+  readEndpoint,
+  readHeaders,
+} from './input.js';
 
 /** The inputs of graphql_query, validated by the tool itself (see input.ts). */
 export const inputSchema = z.strictObject({
@@ -40,10 +50,10 @@ const readOnlyInputSchema = inputSchema.omit({ allowMutations: true });
 
 /**
  * What structuredContent holds: a GraphQL response (post-graphql.ts has classified it before it gets here).
- * Written as JSON Schema rather than converted from zod, whose `anyOf` form of "object or null" takes the
- * SDK client's Ajv twice as long to compile, at every tools/list (~0.5 ms warm, ~2 ms in a fresh client).
+ * Written as JSON Schema rather than converted from zod, whose `anyOf` form of "object or null" takes a
+ * client's validator twice as long to compile.
  */
-const outputSchema = z.looseObject({}).meta({
+const outputSchema = advertisedJson({
   type: 'object',
   properties: {
     data: {
@@ -68,7 +78,6 @@ export function registerGraphQLQuery(server: McpServer, config: Config, diagnost
       title: 'GraphQL query',
       description: describeTools(config).graphql_query,
       inputSchema: advertised(offered),
-      // Checked cheaply: zod's copy of every structuredContent would cost on every call.
       outputSchema,
       annotations: {
         readOnlyHint: config.readOnly,
@@ -77,9 +86,137 @@ export function registerGraphQLQuery(server: McpServer, config: Config, diagnost
         openWorldHint: true,
       },
     },
-    // The pipeline (graphql-js and the HTTP client) loads on the first call: start-up only lists tools.
-    diagnostics.reported('graphql_query', async (args, signal) =>
-      (await import('./run-graphql-query.js')).runQuery(config, args, signal),
-    ),
+    diagnostics.reported('graphql_query', (args, signal) => runQuery(config, args, signal)),
   );
+}
+
+/** Runs one call; every failure is an error result whose text starts with its code. */
+export async function runQuery(config: Config, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  const raw = (args ?? {}) as Record<string, unknown>;
+  let notes: string[] = [];
+  let sentHeaders = [config.headers];
+  let urls = configuredUrls(config);
+  try {
+    // 1. Inputs. variables and headers are read from the raw arguments: the validator's copies
+    //    silently drop a "__proto__" key, and these go to the endpoint exactly as given.
+    const input = parseInput(inputSchema, raw);
+    const variables = readVariables(raw.variables);
+    const callHeaders = readHeaders(
+      input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
+    );
+    sentHeaders = [config.headers, callHeaders];
+    const endpoint = readEndpoint(input.endpoint, config.endpoint);
+    urls = [...urls, endpoint];
+
+    // 2. Endpoint.
+    assertEndpointAllowed(config, endpoint);
+
+    // graphql-js and the HTTP client, from the first call on.
+    const steps = await import('./pipeline.js');
+
+    // 3.–5. Document, operation, no subscription.
+    const document = steps.analyseDocument(input.query);
+    const operation = steps.selectOperation(document, input.operationName);
+    if (operation.operation === 'subscription') {
+      throw new ToolError(
+        'SUBSCRIPTION_NOT_SUPPORTED',
+        'subscriptions need a streaming transport; run a query instead',
+      );
+    }
+
+    // 6. Mutations: any mutation in the document, run or not, needs both permissions.
+    const mutates = steps.containsMutation(document);
+    if (mutates) {
+      if (config.readOnly) {
+        throw new ToolError(
+          'MUTATION_NOT_ALLOWED',
+          'this server was started with --readOnly, so it refuses every mutation',
+        );
+      }
+      if (input.allowMutations !== true) {
+        throw new ToolError(
+          'MUTATION_NOT_ALLOWED',
+          'the document contains a mutation; set allowMutations to true to run it (only if changing data is intended)',
+        );
+      }
+    }
+
+    // 7. Complexity.
+    if (config.maxComplexity > 0) {
+      const complexity = steps.measureComplexity(document, operation, config.maxComplexity);
+      if (complexity.value > config.maxComplexity) {
+        throw new ToolError(
+          'COMPLEXITY_LIMIT',
+          `the query selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than the limit of ${config.maxComplexity}; select fewer fields or split the query`,
+        );
+      }
+    }
+
+    // 8. The request.
+    const request = headersFor(config, endpoint, callHeaders);
+    notes = request.notes;
+    // Serialising megabytes of variables and encoding the result take tens of milliseconds each: each
+    // gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
+    const large = steps.jsonLengthAtLeast(variables, LARGE_VARIABLES);
+    if (large) await steps.letInputIn();
+    const body = serialise({ query: input.query, variables, operationName: input.operationName });
+    if (large) await steps.letInputIn();
+    const { result } = await steps.postGraphQL({
+      endpoint,
+      headers: request.headers,
+      body,
+      timeoutMs: input.timeout ?? config.timeout,
+      maxBytes: config.maxResponseBytes,
+      signal,
+      retryable: !mutates,
+      redact: (text) => redact(text, sentHeaders, urls),
+    });
+    return graphqlResult(result, notes);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    const safe = new ToolError(error.code, redact(error.message, sentHeaders, urls));
+    return errorResult(safe, notes);
+  }
+}
+
+/** Variables this long as JSON (about 2 ms of work to serialise) are serialised in a turn of their own. */
+const LARGE_VARIABLES = 1_000_000;
+
+// Variables nested tens of thousands deep exhaust JSON.stringify's stack.
+function serialise(body: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ToolError('INVALID_INPUT', 'variables are nested too deeply to send');
+    throw error;
+  }
+}
+
+function readVariables(given: unknown): Record<string, unknown> | undefined {
+  if (typeof given !== 'string') return given as Record<string, unknown> | undefined;
+  if (given.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(given);
+  } catch {
+    throw new ToolError(
+      'INVALID_INPUT',
+      'variables is a string but not valid JSON; pass an object, or a string holding a JSON object',
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ToolError('INVALID_INPUT', 'variables is a string but does not hold a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** The endpoint's GraphQL response, unchanged; an error only when it has errors and no data. */
+function graphqlResult(result: Record<string, unknown>, notes: readonly string[]): CallToolResult {
+  const failed = Array.isArray(result.errors) && result.errors.length > 0 && (result.data ?? null) === null;
+  return {
+    content: [JSON.stringify(result), ...notes].map((text) => ({ type: 'text' as const, text })),
+    structuredContent: result,
+    ...(failed ? { isError: true } : {}),
+  };
 }

@@ -1,24 +1,40 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { parseEndpoint } from '../http/endpoint.js';
 import { HeaderSet, parseHeaderValue } from '../http/headers.js';
 
 /**
- * The schema given to registerTool: it advertises `precise` as JSON Schema but accepts any object, so
- * that the tool itself validates and can answer INVALID_INPUT in its own words instead of the SDK's.
- * (Also used for the output schema, whose shape the HTTP client has checked already.)
+ * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts
+ * any object, so that the tool itself validates and can answer INVALID_INPUT in its own words instead of the
+ * SDK's. (Also used for the output schema, whose shape the HTTP client has checked already.)
  */
-export function advertised(precise: z.ZodObject): z.ZodObject {
+export function advertised(precise: z.ZodObject): AdvertisedSchema {
   let schema = advertisedCache.get(precise);
   if (schema === undefined) {
-    const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-7', io: 'input' });
-    schema = z.looseObject({}).meta(jsonSchema);
+    const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-2020-12', io: 'input' });
+    schema = advertisedJson(jsonSchema);
     advertisedCache.set(precise, schema);
   }
   return schema;
 }
 // Remote mode builds a server per request: convert each schema once.
-const advertisedCache = new WeakMap<z.ZodObject, z.ZodObject>();
+const advertisedCache = new WeakMap<z.ZodObject, AdvertisedSchema>();
+
+/** A Standard Schema that lets every value through and describes itself as `jsonSchema`. */
+export type AdvertisedSchema = StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
+
+/** `jsonSchema` as a Standard Schema whose validation lets every value through. */
+export function advertisedJson(jsonSchema: Record<string, unknown>): AdvertisedSchema {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'graphql-mcp',
+      validate: (value) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: () => jsonSchema, output: () => jsonSchema },
+    },
+  };
+}
 
 /** Validates a tool's arguments against its precise schema, or throws INVALID_INPUT naming each problem. */
 export function parseInput<S extends z.ZodObject>(precise: S, args: unknown): z.output<S> {

@@ -1,13 +1,23 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
 import { createServer } from '../server.js';
 
-/** Largest MCP request body accepted: generous for any real tool call. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest MCP request body accepted: a tool call carries a document and its variables, a few kilobytes; 4 MiB
+ * leaves room for large variables while bounding what --maxInFlight requests can hold together.
+ */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Most bytes of request bodies held at once, over all requests in flight (a body is held, parsed, until its
+ * request ends): a few clients sending large tool calls to a slow endpoint must not fill a small machine.
+ */
+export const MAX_HELD_BYTES = 64 * 1024 * 1024;
 
 /** A running remote-mode server. */
 export interface RunningHttpServer {
@@ -17,13 +27,32 @@ export interface RunningHttpServer {
 }
 
 /**
- * Serves MCP over Streamable HTTP at /mcp, statelessly: every request gets its own McpServer and
- * transport, so replicas behind any load balancer behave as one and no user's state (or forwarded
- * credential) outlives its request. GET /health answers 200 while the process can serve.
+ * Serves MCP over Streamable HTTP at /mcp through the SDK's handler (createMcpHandler): the 2026-07-28
+ * protocol, and 2025-era clients statelessly. Every request gets its own McpServer, so replicas behind any
+ * load balancer behave as one and no user's state (or forwarded credential) outlives its request.
+ * In front of it, ours: GET /health, the Host/Origin check, the bearer token, the bounds on requests in
+ * flight and body size, and one request-log line per request naming its method and tool.
  */
 export async function serveHttp(config: Config, log: (line: string) => void): Promise<RunningHttpServer> {
   let shuttingDown = false;
+  let inFlight = 0;
+  const held = { bytes: 0 };
   const tokenDigest = config.http.token === undefined ? undefined : digest(config.http.token);
+
+  const mcp = toNodeHandler(
+    createMcpHandler(
+      ({ era, requestInfo }) => {
+        // Validated in front (forwardedHeaders below), so read again here without a problem to report.
+        const forwarded = forwardedHeaders((name) => requestInfo?.headers.get(name) ?? undefined, config);
+        const headers = typeof forwarded === 'string' ? new HeaderSet() : forwarded;
+        const requestConfig =
+          headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
+        return createServer(requestConfig, { era, log });
+      },
+      { maxRequestBodySize: MAX_BODY_BYTES, onerror: () => undefined },
+    ),
+    { maxRequestBodySize: MAX_BODY_BYTES },
+  );
 
   const server = createHttpServer((req, res) => {
     const started = performance.now();
@@ -79,26 +108,59 @@ export async function serveHttp(config: Config, log: (line: string) => void): Pr
         },
       );
     }
+    // Each request in flight holds its body and its GraphQL response: beyond the bound, come back later.
+    if (inFlight >= config.http.maxInFlight) {
+      req.resume();
+      return sendJson(
+        res,
+        503,
+        rpcError(-32000, `the server is busy (${config.http.maxInFlight} requests in flight); retry shortly`),
+        { 'retry-after': '1' },
+      );
+    }
+    inFlight++;
+    let size = 0;
+    try {
+      const body = await readJsonBody(req, held, (bytes) => (size = bytes));
+      if (body === TOO_LARGE) {
+        return sendJson(res, 413, rpcError(-32600, `request body over ${MAX_BODY_BYTES} bytes`), {
+          connection: 'close',
+        });
+      }
+      if (body === BUSY) {
+        return sendJson(
+          res,
+          503,
+          rpcError(-32000, 'the server holds too many request bodies; retry shortly'),
+          {
+            connection: 'close',
+            'retry-after': '1',
+          },
+        );
+      }
+      if (body instanceof Error)
+        return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
+      // JSON-RPC batches left MCP in 2025-06-18: one message per request, so that one log line tells its method.
+      if (Array.isArray(body)) {
+        entry.rpc = 'batch';
+        return sendJson(
+          res,
+          400,
+          rpcError(
+            -32600,
+            'Invalid Request: JSON-RPC batches are not supported; send one message per request',
+          ),
+        );
+      }
+      describeCall(body, entry);
 
-    const body = await readJsonBody(req);
-    if (body === undefined)
-      return sendJson(res, 413, rpcError(-32600, `request body over ${MAX_BODY_BYTES} bytes`));
-    if (body instanceof Error)
-      return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
-    describeCall(body, entry);
-
-    const forwarded = forwardedHeaders(req, config);
-    if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
-    const requestConfig =
-      forwarded.size === 0 ? config : { ...config, headers: config.headers.merge(forwarded) };
-    const mcp = createServer(requestConfig, log);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, body);
+      const forwarded = forwardedHeaders((name) => headerText(req, name), config);
+      if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
+      await mcp(req, res, body);
+    } finally {
+      inFlight--;
+      held.bytes -= size;
+    }
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -159,13 +221,17 @@ function hostNameOf(url: string): string | undefined {
   }
 }
 
+function headerText(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** The configured headers of this request, renamed as asked; never the MCP token. */
-function forwardedHeaders(req: IncomingMessage, config: Config): HeaderSet | string {
+function forwardedHeaders(header: (name: string) => string | undefined, config: Config): HeaderSet | string {
   const headers = new HeaderSet();
   for (const { from, to } of config.http.forwardHeaders) {
-    const value = req.headers[from.toLowerCase()];
-    if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(', ') : value;
+    const text = header(from);
+    if (text === undefined) continue;
     if (config.http.token !== undefined && text.includes(config.http.token)) continue;
     const problem = headers.trySet(to, text);
     if (problem !== undefined) return `forwarded ${problem}`;
@@ -173,16 +239,31 @@ function forwardedHeaders(req: IncomingMessage, config: Config): HeaderSet | str
   return headers;
 }
 
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+const TOO_LARGE = Symbol('too large');
+const BUSY = Symbol('busy');
+
+/**
+ * The body as JSON (or the parse error); TOO_LARGE or BUSY, leaving the rest unread, past either bound. Its
+ * bytes count in `held` (and `counted` says how many) until the caller takes them off when the request ends.
+ */
+async function readJsonBody(
+  req: IncomingMessage,
+  held: { bytes: number },
+  counted: (bytes: number) => void,
+): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    for await (const chunk of req) {
+      const length = (chunk as Buffer).length;
+      size += length;
+      held.bytes += length;
+      counted(size);
+      if (size > MAX_BODY_BYTES) return TOO_LARGE;
+      if (held.bytes > MAX_HELD_BYTES) return BUSY;
+      chunks.push(chunk as Buffer);
+    }
+    return JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
@@ -190,10 +271,7 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 
 // For the request log: which JSON-RPC method and tool, never the arguments.
 function describeCall(body: unknown, entry: Record<string, unknown>): void {
-  const message = (Array.isArray(body) ? body[0] : body) as {
-    method?: unknown;
-    params?: { name?: unknown };
-  } | null;
+  const message = body as { method?: unknown; params?: { name?: unknown } } | null;
   if (typeof message?.method === 'string') entry.rpc = message.method.slice(0, 60);
   if (typeof message?.params?.name === 'string') entry.tool = message.params.name.slice(0, 60);
 }

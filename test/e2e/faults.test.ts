@@ -11,7 +11,6 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { after, before, describe, test } from 'node:test';
 import { createGzip } from 'node:zlib';
 import { getIntrospectionQuery } from 'graphql';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import {
   graphqlHandler,
@@ -20,7 +19,7 @@ import {
   type FaultServer,
   type Handler,
 } from '../fixtures/http-server.ts';
-import { startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
 import { memoryOf } from '../stress/harness.ts';
 
 const DEADLINE_MS = 2_000;

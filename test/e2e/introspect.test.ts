@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   buildSchema,
   graphql,
@@ -15,7 +14,7 @@ import {
 } from 'graphql';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
 
 const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
 

@@ -3,7 +3,6 @@
 // typeNames, search, and the schema cache.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   isIntrospectionType,
   isSpecifiedScalarType,
@@ -15,7 +14,7 @@ import { createLibraryApi } from '../../demo/library-api.ts';
 import { INTROSPECTION_QUERY, printIntrospection } from '../../src/graphql/schema.ts';
 import { introspectionRequests, loadGitHubSchema, serveGitHubSchema } from '../fixtures/github-schema.ts';
 import { startHttpMcp } from '../fixtures/http-mcp.ts';
-import { startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
 
 const DEFAULT_BUDGET = 40_000;
 

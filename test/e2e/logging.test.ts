@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  LoggingMessageNotificationSchema,
-  type LoggingMessageNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { startMcp, type McpSession } from '../fixtures/mcp.ts';
@@ -22,7 +19,7 @@ describe('log notifications', () => {
       `--endpoint=${api.url}`,
       '--headers={"Authorization":"Bearer log-secret-4242"}',
     ]);
-    session.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    session.client.setNotificationHandler('notifications/message', (notification) => {
       messages.push(notification.params);
     });
   });
@@ -71,7 +68,7 @@ describe('log notifications', () => {
     await session.client.setLoggingLevel('info');
   });
 
-  test('on stdio the notification follows the result it reports, which so reaches the client first', async () => {
+  test('on stdio each notification comes just before the result it reports, on the same request', async () => {
     const mcp = new RawMcp([`--endpoint=${api.url}`]);
     try {
       await mcp.initialize();
@@ -91,10 +88,10 @@ describe('log notifications', () => {
           message.method === undefined ? `result ${String(message.id)}` : String(message.params?.data),
         );
       assert.equal(order.length, 6, order.join('\n')); // initialize, setLevel, then a result and its report for each call
-      assert.match(order[2]!, /^result /);
-      assert.match(order[3]!, /^graphql_query: answered/);
-      assert.match(order[4]!, /^result /);
-      assert.match(order[5]!, /^graphql_query: SYNTAX_ERROR/);
+      assert.match(order[2]!, /^graphql_query: answered/);
+      assert.match(order[3]!, /^result /);
+      assert.match(order[4]!, /^graphql_query: SYNTAX_ERROR/);
+      assert.match(order[5]!, /^result /);
     } finally {
       mcp.kill();
     }

@@ -7,11 +7,10 @@
 // over random documents checks the same against graphql-js as the oracle.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { Kind, parse } from 'graphql';
 import { respond, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
-import { startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
 import { FUZZ_SCALE, pool } from '../stress/harness.ts';
 
 const SEED = 20_240_405;

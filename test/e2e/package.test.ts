@@ -36,17 +36,13 @@ describe('the npm package', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test('the tarball holds the bin, the start-up code and the engine with their code caches, the licences and nothing else', () => {
+  test('the tarball holds the bundled bin, the licences and nothing else', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     assert.deepEqual(listing, [
       'package/LICENSE',
       'package/README.md',
       'package/dist/THIRD_PARTY_NOTICES.md',
       'package/dist/cli.cjs',
-      'package/dist/engine.cache',
-      'package/dist/engine.cjs',
-      'package/dist/start.cache',
-      'package/dist/start.cjs',
       'package/package.json',
     ]);
   });

@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { respond, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
-import { startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
 
 // graphql_query end to end: the built binary over stdio with the SDK client, against the demo library API
 // and a fault-injection server, both on 127.0.0.1.
@@ -531,7 +530,8 @@ describe('graphql_query result shape', () => {
     const tool = tools.find((t) => t.name === 'graphql_query');
     assert.ok(tool?.outputSchema, 'graphql_query has no outputSchema');
     assert.equal(tool.outputSchema.type, 'object');
-    for (const key of ['data', 'errors', 'extensions']) assert.ok(tool.outputSchema.properties?.[key], key);
+    for (const key of ['data', 'errors', 'extensions'])
+      assert.ok((tool.outputSchema.properties as Record<string, unknown> | undefined)?.[key], key);
   });
 
   test('structuredContent is the response unchanged and the first text is the same object as compact JSON', async () => {
@@ -838,7 +838,6 @@ describe('graphql_query cancellation', () => {
     const controller = new AbortController();
     const pending = main.client.callTool(
       { name: 'graphql_query', arguments: { query: '{ ok }', endpoint: url, timeout: 30_000 } },
-      undefined,
       { signal: controller.signal },
     );
     const request = await fault.waitForRequest(route);

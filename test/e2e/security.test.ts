@@ -4,10 +4,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
 
 const START_AUTH = 'Bearer st4rtup-T0KEN-1111';
 const START_KEY = 'st4rtup-K3Y-2222';

@@ -4,7 +4,7 @@
 // the event loop stayed busy, and a bounded-concurrency pool.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import { CLI } from '../fixtures/mcp.ts';
 
 /** The error codes of DESIGN.md that a tool result may start with. */

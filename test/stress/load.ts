@@ -129,7 +129,6 @@ export async function runCancellations(options: {
         session.client
           .callTool(
             { name: 'graphql_query', arguments: { query: '{ ok }', endpoint: upstream.never } },
-            undefined,
             {
               signal: controller.signal,
             },

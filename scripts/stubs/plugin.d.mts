@@ -1,4 +1,0 @@
-import type { Plugin } from 'esbuild';
-
-/** See plugin.mjs. */
-export declare const withoutUnused: Plugin;
