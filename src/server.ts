@@ -30,7 +30,8 @@ export function createServer(config: Config, options: ServerOptions = {}): McpSe
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
     {
-      capabilities: { tools: {}, logging: {} },
+      // The tools are fixed for the life of the process: no list_changed notification will ever come.
+      capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: INSTRUCTIONS,
       cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
     },
