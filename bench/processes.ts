@@ -17,6 +17,8 @@ export interface ServerCommand {
   queryTool?: string;
   /** The tool that introspects; found from tools/list when not given. */
   introspectTool?: string;
+  /** The protocol era the client speaks: 2025's initialize (every host today), or 2026-07-28. */
+  era?: 'legacy' | 'modern';
 }
 
 /** A running server with a connected client. */
@@ -163,7 +165,10 @@ export async function openSession(server: ServerCommand): Promise<Session> {
   // Kept short: only for reporting why a server failed.
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
-  const client = new Client({ name: 'graphql-mcp-bench', version: '1.0.0' });
+  const client = new Client(
+    { name: 'graphql-mcp-bench', version: '1.0.0' },
+    server.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   const fail = (what: string, error: unknown): Error =>
     new Error(
       `${server.command} ${server.args.join(' ')}: ${what}: ${error instanceof Error ? error.message : String(error)}` +

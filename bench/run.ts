@@ -19,12 +19,17 @@ import { count, megabytes, median, ms, perSecond, quantile, ratio, rotate } from
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'dist/cli.cjs');
 const OURS = 'graphql-mcp';
+/** Ours again, driven by a client of the 2026-07-28 protocol (server/discover, no initialize). */
+const OURS_2026 = 'graphql-mcp, 2026 client';
 
 /** A server under test: ours, or a peer from the command line. */
 interface Subject {
   name: string;
   server(url: string): ServerCommand;
 }
+
+/** Against the first peer (mcp-graphql in the README's example): ours over theirs, in the same run. */
+const PEER_TARGETS = { toolsListRatio: 1.0, p50Ratio: 0.8, throughputRatio: 1.3, rssRatio: 0.8 };
 
 /** The targets of issue 5, for our server. */
 const TARGETS = {
@@ -46,6 +51,10 @@ function subjectsOf(options: BenchOptions): Subject[] {
     name: OURS,
     server: (url) => ({ command: process.execPath, args: [CLI, `--endpoint=${url}`], env: {} }),
   };
+  const ours2026: Subject = {
+    name: OURS_2026,
+    server: (url) => ({ ...ours.server(url), era: 'modern' }),
+  };
   const peers = options.peers.map((peer): Subject => {
     const words = splitCommand(peer.command);
     if (words.length === 0) throw new OptionsError('--peer needs a command');
@@ -64,7 +73,7 @@ function subjectsOf(options: BenchOptions): Subject[] {
       },
     };
   });
-  return [ours, ...peers];
+  return [ours, ours2026, ...peers];
 }
 
 /** A direct POST of a query from this process, as our server sends it; throws unless it answers data. */
@@ -430,6 +439,52 @@ function buildTable(
     row('RSS after GitHub introspects', (n) => megabytes(median(introspection.rssKb[n]!)), '');
   } else {
     row('GitHub-schema introspect', () => 'skipped', '');
+  }
+
+  const peer = subjects.find((subject) => subject.name !== OURS && subject.name !== OURS_2026)?.name;
+  if (peer !== undefined) {
+    const vs = (measure: string, ours: number, theirs: number, target: string, met: boolean) => {
+      rows.push([
+        `${measure} vs ${peer}`,
+        ...names.map((n) => (n === OURS ? ratio(ours / theirs) : '')),
+        '',
+        target,
+        met ? 'met' : 'NOT MET',
+      ]);
+      verdicts.push({ measure: `${measure} vs ${peer}`, target, met });
+    };
+    const list = rounded(toolsList(OURS) / toolsList(peer));
+    vs(
+      'spawn → tools/list',
+      toolsList(OURS),
+      toolsList(peer),
+      `≤ ${ratio(PEER_TARGETS.toolsListRatio)}`,
+      list <= PEER_TARGETS.toolsListRatio,
+    );
+    const p50 = rounded(p(OURS, 0.5) / p(peer, 0.5));
+    vs(
+      'small query p50',
+      p(OURS, 0.5),
+      p(peer, 0.5),
+      `≤ ${ratio(PEER_TARGETS.p50Ratio)}`,
+      p50 <= PEER_TARGETS.p50Ratio,
+    );
+    const tput = rounded(rate(OURS) / rate(peer));
+    vs(
+      'throughput',
+      rate(OURS),
+      rate(peer),
+      `≥ ${ratio(PEER_TARGETS.throughputRatio)}`,
+      tput >= PEER_TARGETS.throughputRatio,
+    );
+    const rss = rounded(memory(OURS).rssKb / memory(peer).rssKb);
+    vs(
+      'RSS after the load',
+      memory(OURS).rssKb,
+      memory(peer).rssKb,
+      `≤ ${ratio(PEER_TARGETS.rssRatio)}`,
+      rss <= PEER_TARGETS.rssRatio,
+    );
   }
   return {
     table: { header: ['measure', ...names, 'reference (same run)', 'target', 'status'], rows },

@@ -6,7 +6,6 @@ import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { log } from './log.js';
 import { createServer } from './server.js';
-import { serveHttp } from './transports/http.js';
 import { VERSION } from './version.js';
 
 async function main(): Promise<void> {
@@ -25,6 +24,8 @@ async function main(): Promise<void> {
   const { config } = command;
   if (config.transport === 'stdio') return serveOnStdio(config);
 
+  // Remote mode's HTTP stack loads only in remote mode.
+  const { serveHttp } = await import('./transports/http.js');
   const server = await serveHttp(config, log);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
