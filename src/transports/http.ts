@@ -15,9 +15,10 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Most bytes of request bodies held at once, over all requests in flight (a body is held, parsed, until its
- * request ends): a few clients sending large tool calls to a slow endpoint must not fill a small machine.
+ * request ends, in some five copies: bytes, text, parsed values, the POST to the endpoint): a few clients
+ * sending large tool calls to a slow endpoint must not fill a small machine. Small calls are a few KB each.
  */
-export const MAX_HELD_BYTES = 64 * 1024 * 1024;
+export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
 /** A running remote-mode server. */
 export interface RunningHttpServer {
