@@ -1,8 +1,10 @@
 import {
+  getLocation,
   GraphQLError,
   Kind,
   Lexer,
   parse,
+  print,
   Source,
   TokenKind,
   type DocumentNode,
@@ -28,6 +30,11 @@ export interface AnalysedDocument {
   readonly document: DocumentNode;
   readonly operations: readonly OperationDefinitionNode[];
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  /**
+   * The document to send: printed from the tree on one line, without comments or ignored characters, so
+   * that no other parser can read it otherwise than graphql-js read it here. Printed on first use and kept.
+   */
+  readonly text: string;
 }
 
 /**
@@ -92,7 +99,24 @@ function analyse(query: string): AnalysedDocument {
     }
   }
   checkFragments(operations, fragments);
-  return { document, operations, fragments };
+  let text: string | undefined;
+  return {
+    document,
+    operations,
+    fragments,
+    get text() {
+      return (text ??= printOnOneLine(document));
+    },
+  };
+}
+
+/**
+ * graphql-js's print without indentation: its indented form grows with the square of the nesting (two
+ * megabytes for a document nested MAX_DEPTH deep). Definitions one space apart rather than print's two.
+ * Block strings keep their line breaks, which are part of their value.
+ */
+function printOnOneLine(document: DocumentNode): string {
+  return document.definitions.map((definition) => print(definition, { maxIndentDepth: 0 })).join(' ');
 }
 
 function parseQuery(query: string): DocumentNode {
@@ -108,8 +132,9 @@ function parseQuery(query: string): DocumentNode {
       `the document is nested more than ${MAX_DEPTH} levels deep (braces, parentheses, brackets), the most this server parses`,
     );
   }
+  let document: DocumentNode;
   try {
-    return parse(query, { noLocation: false, maxTokens: MAX_TOKENS });
+    document = parse(query, { noLocation: false, maxTokens: MAX_TOKENS });
   } catch (error) {
     if (error instanceof GraphQLError) {
       const message = error.message.replace(/^Syntax Error: /, '');
@@ -128,6 +153,48 @@ function parseQuery(query: string): DocumentNode {
       throw new ToolError('SYNTAX_ERROR', 'the document is nested too deeply to parse');
     }
     throw error;
+  }
+  checkLineBreaks(query, document);
+  return document;
+}
+
+/**
+ * Characters that graphql-js reads as ordinary characters but other parsers as line breaks: graphql-java's
+ * lexer ends a comment at U+2028 and U+2029, so that "#\u2028mutation\n{ a }" is a query here and a mutation
+ * there. Outside strings they can only stand in comments (graphql-js refuses them anywhere else).
+ */
+const FOREIGN_LINE_BREAKS: ReadonlyMap<number, string> = new Map([
+  [0x2028, 'U+2028 (LINE SEPARATOR)'],
+  [0x2029, 'U+2029 (PARAGRAPH SEPARATOR)'],
+  [0x0085, 'U+0085 (NEXT LINE)'],
+]);
+
+/**
+ * SYNTAX_ERROR when one of FOREIGN_LINE_BREAKS stands outside a string or block string. Where strings are
+ * is read from the tokens graphql-js's lexer made of the document; inside them the characters are data.
+ */
+function checkLineBreaks(query: string, document: DocumentNode): void {
+  if (!query.includes('\u2028') && !query.includes('\u2029') && !query.includes('\u0085')) return;
+  let from = 0;
+  for (let token = document.loc?.startToken; token; token = token.next ?? undefined) {
+    if (token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING) {
+      refuseLineBreakIn(query, from, token.start);
+      from = token.end;
+    }
+  }
+  refuseLineBreakIn(query, from, query.length);
+}
+
+function refuseLineBreakIn(query: string, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const c = query.charCodeAt(i);
+    if (c !== 0x2028 && c !== 0x2029 && c !== 0x0085) continue;
+    const name = FOREIGN_LINE_BREAKS.get(c)!;
+    const { line, column } = getLocation(new Source(query), i);
+    throw new ToolError(
+      'SYNTAX_ERROR',
+      `the document holds ${name} at line ${line}, column ${column} outside a string; other GraphQL servers read it as a line break, so it is refused: remove it`,
+    );
   }
 }
 

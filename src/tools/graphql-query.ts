@@ -159,7 +159,8 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     // gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
     const large = steps.jsonLengthAtLeast(variables, LARGE_VARIABLES);
     if (large) await steps.letInputIn();
-    const body = serialise({ query: input.query, variables, operationName: input.operationName });
+    // The document as analysed, printed from its tree: what was checked is what is sent.
+    const body = serialise({ query: document.text, variables, operationName: input.operationName });
     if (large) await steps.letInputIn();
     const { result } = await steps.postGraphQL({
       endpoint,

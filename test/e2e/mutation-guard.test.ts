@@ -3,12 +3,14 @@
 // a BOM, comments, strings and block strings) MUST be refused and never reach the endpoint; documents
 // that merely contain the word mutation (in strings, block strings, comments, aliases, field, argument,
 // enum value, fragment, variable, directive and operation names, type conditions) MUST NOT be refused.
+// Documents that hold a mutation only for parsers that end a comment at U+2028, U+2029 or U+0085 (graphql-java)
+// MUST be refused too. What reaches the endpoint is the document as graphql-js read it, printed from its tree.
 // Zero bypasses and zero false refusals, asserted per document; then a property (fast-check, fixed seed)
 // over random documents checks the same against graphql-js as the oracle.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { Kind, parse } from 'graphql';
+import { Kind, parse, print } from 'graphql';
 import { respond, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
 import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
 import { FUZZ_SCALE, pool } from '../stress/harness.ts';
@@ -35,6 +37,13 @@ after(async () => {
   await Promise.allSettled([guarded, readOnly].filter(Boolean).map((session) => session.close()));
   await fault?.close();
 });
+
+/** The document as the server sends it: graphql-js's print of each definition, on one line. */
+function printed(query: string): string {
+  return parse(query)
+    .definitions.map((definition) => print(definition, { maxIndentDepth: 0 }))
+    .join(' ');
+}
 
 function firstText(result: CallToolResult): string {
   return texts(result)[0] ?? '';
@@ -208,7 +217,7 @@ const MUST_REFUSE: readonly Refused[] = [
   },
 ];
 
-/** Documents that only mention mutation: every one MUST reach the endpoint unchanged. */
+/** Documents that only mention mutation: every one MUST reach the endpoint, as graphql-js printed it. */
 const MUST_NOT_REFUSE: ReadonlyArray<{ name: string; query: string; operationName?: string }> = [
   { name: 'a field named mutation', query: '{ mutation }' },
   { name: 'an alias named mutation', query: '{ mutation: books { title } }' },
@@ -301,10 +310,10 @@ describe('documents holding a mutation', () => {
 
     if (code === 'MUTATION_NOT_ALLOWED') {
       // Proves the refusals above come from the mutation rule and nothing else.
-      test(`sends ${name} unchanged with allowMutations true`, async () => {
+      test(`sends ${name}, printed, with allowMutations true`, async () => {
         const { result, sent } = await send(guarded, { ...args, allowMutations: true });
         assert.notEqual(result.isError, true, firstText(result));
-        assert.deepEqual(sent, [query]);
+        assert.deepEqual(sent, [printed(query)]);
       });
     }
   }
@@ -334,18 +343,93 @@ describe('documents that only mention mutation', () => {
   for (const { name, query, operationName } of MUST_NOT_REFUSE) {
     const args = operationName === undefined ? { query } : { query, operationName };
 
-    test(`MUST send ${name} unchanged`, async () => {
+    test(`MUST send ${name}, printed`, async () => {
       const { result, sent } = await send(guarded, args);
       assert.notEqual(result.isError, true, firstText(result));
-      assert.deepEqual(sent, [query]);
+      assert.deepEqual(sent, [printed(query)]);
     });
 
-    test(`MUST send ${name} unchanged on a --readOnly server`, async () => {
+    test(`MUST send ${name}, printed, on a --readOnly server`, async () => {
       const { result, sent } = await send(readOnly, args);
       assert.notEqual(result.isError, true, firstText(result));
-      assert.deepEqual(sent, [query]);
+      assert.deepEqual(sent, [printed(query)]);
     });
   }
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Line breaks for other parsers
+
+/**
+ * graphql-js ends a comment only at \n or \r; graphql-java's lexer also at U+2028 and U+2029, and some
+ * parsers at U+0085. Each of these documents is a query for graphql-js and a mutation for such a parser.
+ */
+const OTHER_LINE_BREAKS = [
+  ['U+2028', '\u2028'],
+  ['U+2029', '\u2029'],
+  ['U+0085', '\u0085'],
+] as const;
+const READ_OTHERWISE = OTHER_LINE_BREAKS.flatMap(([name, character]) => [
+  { name: `a comment ended by ${name} before a mutation`, query: `#${character}mutation\n{ deleteAll }` },
+  {
+    name: `a query, then a comment ended by ${name} before a mutation`,
+    query: `query Q { ok } #${character} mutation M { deleteAll }`,
+  },
+]);
+
+describe('documents that hold a mutation for parsers that end a comment at U+2028, U+2029 or U+0085', () => {
+  for (const { name, query } of READ_OTHERWISE) {
+    test(`MUST NOT send ${name}: SYNTAX_ERROR naming the character`, async () => {
+      const { result, sent } = await send(guarded, { query });
+      assert.equal(result.isError, true);
+      assert.match(firstText(result), /^SYNTAX_ERROR: .*U\+(2028|2029|0085) .* outside a string/);
+      assert.deepEqual(sent, []);
+    });
+
+    test(`MUST NOT send ${name} with allowMutations true`, async () => {
+      const { result, sent } = await send(guarded, { query, allowMutations: true });
+      assert.ok(firstText(result).startsWith('SYNTAX_ERROR: '), firstText(result));
+      assert.deepEqual(sent, []);
+    });
+
+    test(`MUST NOT send ${name} on a --readOnly server`, async () => {
+      for (const args of [{ query }, { query, allowMutations: true }]) {
+        const { result, sent } = await send(readOnly, args);
+        assert.ok(firstText(result).startsWith('SYNTAX_ERROR: '), firstText(result));
+        assert.deepEqual(sent, []);
+      }
+    });
+  }
+
+  for (const [name, character] of OTHER_LINE_BREAKS) {
+    test(`MUST send a string value holding ${name} intact, and the character only inside the string`, async () => {
+      const query = `{ search(term: "a${character}mutation { deleteAll }", block: """b${character}c""") { id } }`;
+      const { result, sent } = await send(guarded, { query });
+      assert.notEqual(result.isError, true, firstText(result));
+      assert.equal(sent.length, 1);
+      const operation = parse(sent[0]!).definitions[0];
+      assert.ok(operation?.kind === Kind.OPERATION_DEFINITION);
+      const field = operation.selectionSet.selections[0];
+      assert.ok(field?.kind === Kind.FIELD);
+      const values = field.arguments?.map((argument) =>
+        argument.value.kind === Kind.STRING ? argument.value.value : undefined,
+      );
+      assert.deepEqual(values, [`a${character}mutation { deleteAll }`, `b${character}c`]);
+      // Outside the two strings the text sent holds none of the three characters.
+      const outside = sent[0]!.replace(/"""[^]*?"""|"(?:\\.|[^"\\])*"/g, '');
+      assert.doesNotMatch(outside, /[\u2028\u2029\u0085]/);
+    });
+  }
+});
+
+describe('what the endpoint receives', () => {
+  test('MUST send the document printed from what was analysed: no comments, no ignored characters', async () => {
+    const query =
+      '# a note for nobody\n\uFEFFquery   Read($n:Int=5)\r\n{\tbooks(first:$n),,{ title # the title\n } }\n# the end';
+    const { result, sent } = await send(guarded, { query, variables: { n: 2 }, operationName: 'Read' });
+    assert.notEqual(result.isError, true, firstText(result));
+    assert.deepEqual(sent, ['query Read($n: Int = 5) { books(first: $n) { title } }']);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -381,7 +465,7 @@ const operation = fc
   });
 
 describe('random documents (graphql-js as the oracle)', () => {
-  test('MUST refuse every random document that holds a mutation and send every other, unchanged', async (t) => {
+  test('MUST refuse every random document that holds a mutation and send every other, printed', async (t) => {
     const documents = fc.sample(
       fc.tuple(fc.array(operation, { minLength: 1, maxLength: 3 }), separator, fc.nat()),
       { seed: SEED, numRuns: 600 * FUZZ_SCALE },
@@ -410,7 +494,7 @@ describe('random documents (graphql-js as the oracle)', () => {
       const reached = fault
         .requestsTo('/graphql')
         .slice(before)
-        .some((r) => (JSON.parse(r.body) as { query: string }).query === query);
+        .some((r) => (JSON.parse(r.body) as { query: string }).query === printed(query));
       if (holdsMutation) {
         assert.ok(result.isError === true && !reached, `a bypass: ${JSON.stringify(query)} → ${text}`);
         refused++;

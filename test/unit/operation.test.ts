@@ -441,3 +441,105 @@ describe('analyseDocument keeps the most recent analyses', () => {
     assert.equal(second.message, first.message);
   });
 });
+
+// graphql-java's lexer ends a comment at U+2028 and U+2029: "#\u2028mutation\n{ a }" would be a mutation there.
+describe('analyseDocument line breaks other parsers know', () => {
+  const CHARACTERS = [
+    ['\u2028', 'U+2028 (LINE SEPARATOR)'],
+    ['\u2029', 'U+2029 (PARAGRAPH SEPARATOR)'],
+    ['\u0085', 'U+0085 (NEXT LINE)'],
+  ] as const;
+
+  for (const [character, name] of CHARACTERS) {
+    test(`MUST refuse ${name} in a comment with SYNTAX_ERROR naming it, its line and column`, () => {
+      const error = toolError(() => analyseDocument(`#${character}mutation\n{ deleteAll }`), 'SYNTAX_ERROR');
+      assert.match(
+        error.message,
+        new RegExp(`${name.replace(/[()+]/g, '\\$&')} at line 1, column 2 outside a string`),
+      );
+      assert.match(error.message, /read it as a line break/);
+    });
+
+    test(`MUST refuse ${name} in a comment after an operation, reported where it stands`, () => {
+      const error = toolError(
+        () => analyseDocument(`query Q { ok }\n  # x${character} mutation M { deleteAll }`),
+        'SYNTAX_ERROR',
+      );
+      assert.match(error.message, /at line 2, column 6 outside a string/);
+    });
+
+    test(`MUST refuse ${name} in a comment between two strings that hold it`, () => {
+      const query = `{ a(s: "${character}") # ${character}\n b(t: """${character}""") }`;
+      const error = toolError(() => analyseDocument(query), 'SYNTAX_ERROR');
+      assert.match(error.message, /at line 1, column 15 outside a string/);
+    });
+
+    test(`MUST refuse ${name} between tokens`, () => {
+      toolError(() => analyseDocument(`{ a }${character}`), 'SYNTAX_ERROR');
+    });
+
+    test(`${name} inside a string and a block string is data: the document is accepted`, () => {
+      const analysed = analyseDocument(`{ a(s: "x${character}y", t: """x${character}y""") }`);
+      assert.equal(analysed.operations.length, 1);
+    });
+  }
+
+  test('a comment holding another character (U+2027) is a comment: the document is the query it holds', () => {
+    const analysed = analyseDocument('#\u2027mutation\n{ deleteAll }');
+    assert.equal(containsMutation(analysed), false);
+  });
+});
+
+describe('analyseDocument printed text', () => {
+  test('the text to send is the document printed on one line, without comments or ignored characters', () => {
+    const analysed = analyseDocument(
+      '# read the books\nquery Read($n: Int = 5) {\n\tbooks(first: $n) , { title # the title\n}\n}\n\n\ufeff,fragment F on Book { id }',
+    );
+    assert.equal(
+      analysed.text,
+      'query Read($n: Int = 5) { books(first: $n) { title } } fragment F on Book { id }',
+    );
+  });
+
+  test('a printed comment that held a mutation for another parser is gone', () => {
+    // U+2027 is no line break anywhere: the comment is one for every parser, and is dropped.
+    assert.equal(analyseDocument('#\u2027mutation\n{ deleteAll }').text, '{ deleteAll }');
+  });
+
+  test('a string holding U+2028 or U+2029 keeps it in the printed text, inside the string', () => {
+    const analysed = analyseDocument('{ a(s: "x\u2028y\u2029z") }');
+    assert.equal(analysed.text, '{ a(s: "x\u2028y\u2029z") }');
+    assert.equal(analyseDocument(analysed.text).text, analysed.text);
+  });
+
+  test('a string holding U+0085 is printed with it escaped, the same value', () => {
+    assert.equal(analyseDocument('{ a(s: "x\u0085y") }').text, '{ a(s: "x\\u0085y") }');
+  });
+
+  test('a block string keeps its value, line breaks included', () => {
+    const text = analyseDocument('{ a(s: """\n  one\n  two\n""") }').text;
+    assert.equal(text, '{ a(s: """\none\ntwo\n""") }');
+  });
+
+  test('a repeated document gives the same analysed object, and the same printed string', () => {
+    const query = '{ printedOnce # a comment\n }';
+    const first = analyseDocument(query);
+    const text = first.text;
+    const second = analyseDocument(query);
+    assert.equal(second, first);
+    assert.equal(second.text, text);
+  });
+
+  test(`a document nested ${MAX_DEPTH} levels deep prints in a few characters per level, not two megabytes`, () => {
+    const nested = '{a'.repeat(MAX_DEPTH) + '}'.repeat(MAX_DEPTH);
+    const text = analyseDocument(nested).text;
+    assert.ok(text.length < 8 * MAX_DEPTH, `${text.length} characters`);
+    assert.equal(analyseDocument(text).text, text);
+  });
+
+  test('a document of the token limit prints, and prints back to itself', () => {
+    const query = `{ ${'a '.repeat(MAX_TOKENS - 2)}}`;
+    const text = analyseDocument(query).text;
+    assert.equal(text, `{ ${'a '.repeat(MAX_TOKENS - 2)}}`);
+  });
+});
