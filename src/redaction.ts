@@ -129,9 +129,18 @@ export class Redactor {
       entries.push([safeKey, redacted]);
     }
     if (!changed) return value;
-    // A null-prototype object: a key such as "__proto__" stays an ordinary key, as JSON.parse made it.
-    const copy = Object.create(null) as Record<string, unknown>;
-    for (const [key, item] of entries) copy[key] = item;
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of entries) {
+      // As JSON.parse made it: a "__proto__" key is an ordinary property, not the prototype.
+      if (key === '__proto__') {
+        Object.defineProperty(copy, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else copy[key] = item;
+    }
     return copy;
   }
 

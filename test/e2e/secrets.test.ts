@@ -330,7 +330,11 @@ function echoRoutes(server: FaultServer, otherOrigin: string): void {
   for (const [t, transform] of TRANSFORMS.entries()) {
     for (const [p, place] of PLACES.entries()) {
       server.route(`/echo-${p}-${t}`, ({ res, request }) => {
-        const echoes = [...Object.values(request.headers).map(String), request.url].flatMap(transform.of);
+        // The credentials first: an error page is quoted only up to its first 200 characters.
+        const credentials = Object.entries(request.headers)
+          .filter(([name]) => /auth|token|key/i.test(name))
+          .map(([, value]) => String(value));
+        const echoes = [...credentials, request.url].flatMap(transform.of);
         const { status, type, body } = place.answer(echoes);
         res.writeHead(status, { 'content-type': type });
         res.end(body);
