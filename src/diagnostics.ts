@@ -55,8 +55,13 @@ export class Diagnostics {
       const ms = Math.round(performance.now() - started);
       const first = result.content[0];
       const text = first?.type === 'text' ? first.text : '';
-      // Error texts start with their code; a GraphQL response is not repeated here.
-      const outcome = result.isError ? text.slice(0, 300) : 'answered';
+      // A log line never quotes what an endpoint sent: an error text of ours (its code first, already
+      // redacted) is quoted; a GraphQL response with errors only, not a word of it.
+      const outcome = !result.isError
+        ? 'answered'
+        : /^[A-Z][A-Z_]*: /.test(text)
+          ? text.slice(0, 300)
+          : 'GraphQL errors, no data';
       await this.#report(context, result.isError ? 'warning' : 'info', `${tool}: ${outcome} (${ms} ms)`);
       return result;
     };

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import { ToolError } from './errors.js';
 import { describeEndpoint } from './http/endpoint.js';
 import type { HeaderSet } from './http/headers.js';
+import { Redactor } from './redaction.js';
 
 // The operator trusts the default endpoint's origin and the --allowedEndpoints entries; nothing else.
 // A prompt-injected model picks the per-call endpoint, so it must not be able to steer credentials away.
@@ -68,36 +69,8 @@ export function configuredUrls(config: Config): URL[] {
 
 /**
  * Hides header values and URL query-string values in text that quotes what an endpoint sent back: an
- * error page may echo the request's headers or its URL.
+ * error page may echo the request's headers or its URL (see redaction.ts for the forms matched).
  */
 export function redact(text: string, headers: readonly HeaderSet[], urls: readonly URL[] = []): string {
-  const secrets = [
-    ...headers.flatMap((set) => set.values()).flatMap(headerValueForms),
-    ...urls.flatMap((url) => url.search.slice(1).split('&').flatMap(queryValueForms)),
-  ];
-  // Shorter values cannot be told from ordinary text, and would not be secrets. Longest first, so that a
-  // value holding another ("Bearer" and "Bearer sk-…") is hidden whole.
-  const values = [...new Set(secrets)]
-    .filter((value) => value.length >= 4)
-    .sort((a, b) => b.length - a.length);
-  let redacted = text;
-  for (const value of values) redacted = redacted.split(value).join('[redacted]');
-  return redacted;
-}
-
-// A header value as a server may echo it: whole, its credential without the scheme ("Bearer sk-…" quoted as
-// "sk-…"), and each of those percent-encoded (in a URL it redirects to).
-function headerValueForms(value: string): string[] {
-  const parts = [value, ...value.split(/[\s,;]+/).filter((part) => part.length >= 8)];
-  return parts.flatMap((part) => [part, encodeURIComponent(part)]);
-}
-
-// A query value as it may be echoed: raw (percent-encoded) and decoded.
-function queryValueForms(pair: string): string[] {
-  const raw = pair.slice(pair.indexOf('=') + 1);
-  try {
-    return [raw, decodeURIComponent(raw.replace(/\+/g, ' '))];
-  } catch {
-    return [raw];
-  }
+  return Redactor.of(headers, urls).text(text);
 }

@@ -9,7 +9,8 @@ import { clampText } from '../graphql/text-budget.js';
 import type { IntrospectedSchema } from '../graphql/schema-view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { HeaderSet } from '../http/headers.js';
-import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
+import { Redactor } from '../redaction.js';
+import { assertEndpointAllowed, configuredUrls, headersFor } from '../security.js';
 import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
 
@@ -129,7 +130,7 @@ export async function runIntrospect(
       async (loadSignal) => {
         const fetched = new steps.IntrospectedSchema(
           await fetchIntrospection(steps, config, endpoint, request.headers, loadSignal, (text) =>
-            redact(text, sentHeaders, urls),
+            Redactor.of(sentHeaders, urls).text(text),
           ),
         );
         // A schema that cannot be read is a failure, and failures are not kept.
@@ -161,7 +162,7 @@ export async function runIntrospect(
         return errorResult(new ToolError('CANCELLED', 'the client cancelled the call'), notes);
       throw error;
     }
-    const message = redact(error.message, sentHeaders, urls);
+    const message = Redactor.of(sentHeaders, urls).text(error.message);
     // Errors obey the budget too: a long list of suggestions or an endpoint's messages are cut.
     const room = textBudget(config.maxSchemaChars, notes) - error.code.length - 2;
     return errorResult(new ToolError(error.code, clampText(message, room)), notes);

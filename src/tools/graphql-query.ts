@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
+import { Redactor } from '../redaction.js';
 import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
 import { describeTools } from './catalog.js';
 import {
@@ -172,10 +173,10 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
       retryable: !mutates,
       redact: (text) => redact(text, sentHeaders, urls),
     });
-    return graphqlResult(result, notes);
+    return graphqlResult(result, notes, Redactor.of(sentHeaders, urls));
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    const safe = new ToolError(error.code, redact(error.message, sentHeaders, urls));
+    const safe = new ToolError(error.code, Redactor.of(sentHeaders, urls).text(error.message));
     return errorResult(safe, notes);
   }
 }
@@ -212,12 +213,31 @@ function readVariables(given: unknown): Record<string, unknown> | undefined {
   return parsed as Record<string, unknown>;
 }
 
-/** The endpoint's GraphQL response, unchanged; an error only when it has errors and no data. */
-function graphqlResult(result: Record<string, unknown>, notes: readonly string[]): CallToolResult {
+/**
+ * The endpoint's GraphQL response, with any credential sent on this call that it echoes hidden (it may
+ * quote the request's headers in an error message or in data); an error only when it has errors and no data.
+ */
+function graphqlResult(
+  response: Record<string, unknown>,
+  notes: readonly string[],
+  redactor: Redactor,
+): CallToolResult {
+  const { value: result, hidden } = redactor.json(response);
   const failed = Array.isArray(result.errors) && result.errors.length > 0 && (result.data ?? null) === null;
+  const texts = [JSON.stringify(result), ...notes];
+  if (hidden > 0) texts.push(redactionNote(hidden));
   return {
-    content: [JSON.stringify(result), ...notes].map((text) => ({ type: 'text' as const, text })),
+    content: texts.map((text) => ({ type: 'text' as const, text })),
     structuredContent: result,
     ...(failed ? { isError: true } : {}),
   };
+}
+
+/** Says that the response was changed, and why, without a word of what was hidden. */
+function redactionNote(hidden: number): string {
+  const values = hidden === 1 ? '1 value' : `${hidden} values`;
+  return (
+    `Note: ${values} in this response matched credentials sent with this request (a header value or a URL ` +
+    `query-string value, as sent or encoded) and ${hidden === 1 ? 'was' : 'were'} replaced by [redacted].`
+  );
 }

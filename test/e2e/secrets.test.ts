@@ -1,13 +1,13 @@
 // Secret hygiene, end to end: distinctive values sit in the startup headers (--headers and GRAPHQL_HEADERS),
-// the per-call headers, and the endpoint URL's user-info and query string. Every success and error path of
-// both tools is driven, with endpoints that echo what they received (request headers and URL) in HTML
-// error pages, JSON bodies, GraphQL error messages, introspection errors, status lines, content types and
-// redirect targets; then every byte of raw stdout, every tool result and every byte of stderr is scanned.
-// No value may appear, whole or in part (any 8 characters of one), ever.
-//
-// A GraphQL response the endpoint returns is passed through unchanged by contract (DESIGN.md): its content
-// is the endpoint's, not text graphql-mcp composes, so no echoing endpoint here answers with a valid GraphQL
-// response that holds a secret, except through the paths where graphql-mcp quotes it (INTROSPECTION_FAILED).
+// the per-call headers, the forwarded headers of remote mode, and the endpoint URL's user-info and query
+// string. Every success and error path of both tools is driven, with endpoints that echo what they received
+// (request headers and URL) in HTML error pages, JSON bodies, GraphQL responses (errors[].message,
+// errors[].extensions, data values and keys), introspection errors, status lines, content types and redirect
+// targets, as sent and transformed (lower- and upper-cased, split across lines, cut in half, base64, hex, a
+// Basic credential decoded); then every byte of raw stdout (results and log notifications at level debug),
+// every tool result, every HTTP response of remote mode and every byte of stderr is scanned. No value may
+// appear, whole or in part (any 8 characters of one, in any case, across line breaks, or that many
+// characters' worth of its base64 or hex), ever.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLibraryApi } from '../../demo/library-api.ts';
@@ -19,6 +19,13 @@ import {
   type Handler,
   type RecordedRequest,
 } from '../fixtures/http-server.ts';
+import {
+  MCP_POST_HEADERS,
+  rawRequest,
+  rpcMessages,
+  startHttpMcp,
+  type HttpMcpProcess,
+} from '../fixtures/http-mcp.ts';
 import { runCli } from '../fixtures/mcp.ts';
 import { classify, RawMcp, type ToolResult } from '../stress/harness.ts';
 
@@ -35,18 +42,40 @@ const SECRETS = {
   callQueryString: 'Fn9Kc4Ap7Us2Ho8D',
   userInfo: 'Ux3Ge6Ck1Tm9Lb4R',
   password: 'Pw7Jd2Ss5Oq8Xf3I',
+  forwarded: 'Rk4Vz8Nb2Qy6Tw1J',
 } as const;
 const VALUES = Object.values(SECRETS);
 const PIECE = 8;
 
-/** Every secret piece found in `text` (any 8 consecutive characters of a secret's core). */
+/** `text` without line breaks, whitespace and their JSON escapes: a secret split across lines is whole again. */
+function unwrapped(text: string): string {
+  return text.replace(/=(?:\r?\n|\\r\\n|\\n)/g, '').replace(/\\[nrt]|\s/g, '');
+}
+
+/** Each secret's pieces as an echo may show them: 8 characters, or their worth in base64 or hex. */
+const PIECES: Array<{ secret: string; piece: string; caseless: boolean }> = VALUES.flatMap((secret) => {
+  const pieces: Array<{ secret: string; piece: string; caseless: boolean }> = [];
+  const add = (form: string, length: number, caseless: boolean) => {
+    for (let i = 0; i + length <= form.length; i++)
+      pieces.push({ secret, piece: form.slice(i, i + length), caseless });
+  };
+  add(secret.toLowerCase(), PIECE, true);
+  add(Buffer.from(secret).toString('hex'), 2 * PIECE, true);
+  for (let skip = 0; skip < 3; skip++) {
+    const base64 = Buffer.from(secret.slice(skip)).toString('base64').replace(/=+$/, '').slice(0, -1);
+    add(base64, Math.ceil((PIECE * 4) / 3), false);
+    add(base64.replace(/\+/g, '-').replace(/\//g, '_'), Math.ceil((PIECE * 4) / 3), false);
+  }
+  return pieces;
+});
+
+/** Every secret piece found in `text` (see PIECES), whatever the case and line breaks. */
 function leaks(text: string): string[] {
   const found = new Set<string>();
-  for (const secret of VALUES) {
-    for (let i = 0; i + PIECE <= secret.length; i++) {
-      const piece = secret.slice(i, i + PIECE);
-      if (text.includes(piece)) found.add(`${secret} (as ${piece})`);
-    }
+  const whole = unwrapped(text);
+  const lower = whole.toLowerCase();
+  for (const { secret, piece, caseless } of PIECES) {
+    if ((caseless ? lower : whole).includes(piece)) found.add(`${secret} (as ${piece})`);
   }
   return [...found];
 }
@@ -85,6 +114,110 @@ function authorization(request: RecordedRequest): string {
 function bareToken(request: RecordedRequest): string {
   return authorization(request).split(' ').at(-1)!;
 }
+
+/** The credential of a header value: its last word ("Bearer sk-…" → "sk-…"). */
+const bare = (value: string) => value.split(' ').at(-1)!;
+const middle = (text: string) => Math.ceil(text.length / 2);
+
+/** How an endpoint may transform what it echoes: each value echoed becomes these texts. */
+const TRANSFORMS: ReadonlyArray<{ name: string; of: (value: string) => string[] }> = [
+  { name: 'as sent', of: (value) => [value] },
+  { name: 'lower-cased', of: (value) => [value.toLowerCase()] },
+  { name: 'upper-cased', of: (value) => [value.toUpperCase()] },
+  {
+    name: 'split across lines',
+    of: (value) => [
+      value.replace(/\S+/g, (word) => `${word.slice(0, middle(word))}\n${word.slice(middle(word))}`),
+    ],
+  },
+  { name: 'wrapped every 6 characters', of: (value) => [value.replace(/(.{6})/g, '$1\r\n  ')] },
+  {
+    name: 'cut to the first half of its credential',
+    of: (value) => [bare(value).slice(0, middle(bare(value)))],
+  },
+  {
+    name: 'cut to the second half of its credential',
+    of: (value) => [bare(value).slice(middle(bare(value)))],
+  },
+  {
+    name: 'base64-encoded',
+    of: (value) => [Buffer.from(value).toString('base64'), Buffer.from(bare(value)).toString('base64')],
+  },
+  {
+    name: 'URL-safe base64-encoded without padding',
+    of: (value) => [
+      Buffer.from(value).toString('base64url'),
+      Buffer.from(`{"v":"${bare(value)}"}`).toString('base64url'),
+    ],
+  },
+  { name: 'hex-encoded', of: (value) => [Buffer.from(value).toString('hex')] },
+  { name: 'upper-case hex-encoded', of: (value) => [Buffer.from(bare(value)).toString('hex').toUpperCase()] },
+  {
+    name: 'decoded from Basic',
+    of: (value) => {
+      const basic = /^Basic (\S+)$/i.exec(value);
+      return basic === null ? [value] : [Buffer.from(basic[1]!, 'base64').toString('utf8')];
+    },
+  },
+];
+
+/** Where an echoing endpoint puts what it echoes, and what graphql-mcp then answers. */
+const PLACES: ReadonlyArray<{
+  name: string;
+  answer: (echoes: string[]) => { status: number; type: string; body: string };
+  expected: string;
+}> = [
+  {
+    name: 'a 401 GraphQL response’s errors[].message',
+    answer: (echoes) => ({
+      status: 401,
+      type: 'application/json',
+      body: JSON.stringify({
+        errors: echoes.map((echo) => ({ message: `invalid credentials: ${echo}` })),
+        data: null,
+      }),
+    }),
+    expected: 'GRAPHQL_ERRORS',
+  },
+  {
+    name: 'a GraphQL response’s errors[].extensions',
+    answer: (echoes) => ({
+      status: 200,
+      type: 'application/graphql-response+json',
+      body: JSON.stringify({
+        errors: [{ message: 'forbidden', extensions: { code: 'FORBIDDEN', received: { headers: echoes } } }],
+      }),
+    }),
+    expected: 'GRAPHQL_ERRORS',
+  },
+  {
+    name: 'a GraphQL response’s data values',
+    answer: (echoes) => ({
+      status: 200,
+      type: 'application/json',
+      body: JSON.stringify({ data: { whoami: { received: echoes, first: echoes[0] } } }),
+    }),
+    expected: 'RESULT',
+  },
+  {
+    name: 'a GraphQL response’s data keys',
+    answer: (echoes) => ({
+      status: 200,
+      type: 'application/json',
+      body: JSON.stringify({ data: Object.fromEntries(echoes.map((echo) => [echo, true])) }),
+    }),
+    expected: 'RESULT',
+  },
+  {
+    name: 'an HTML 500 page',
+    answer: (echoes) => ({
+      status: 500,
+      type: 'text/html',
+      body: `<html><body><h1>Error</h1><pre>${echoes.join('\n')}</pre></body></html>`,
+    }),
+    expected: 'HTTP_ERROR',
+  },
+];
 
 /** Echoing handlers, by path: each quotes the request in a way graphql-mcp then quotes in a message. */
 function echoRoutes(server: FaultServer, otherOrigin: string): void {
@@ -150,6 +283,10 @@ function echoRoutes(server: FaultServer, otherOrigin: string): void {
       res.writeHead(302, { location: otherOrigin.replace('http://', `http://user:${token}@`) + '/x' });
       res.end();
     },
+    '/redirect-host': ({ res, request }) => {
+      res.writeHead(307, { location: `http://${bareToken(request)}.evil.test/graphql` });
+      res.end();
+    },
     '/redirect-loop': ({ res, request }) => {
       res.writeHead(307, { location: request.url });
       res.end();
@@ -190,6 +327,20 @@ function echoRoutes(server: FaultServer, otherOrigin: string): void {
     },
   };
   for (const [path, handler] of Object.entries(routes)) server.route(path, handler);
+  for (const [t, transform] of TRANSFORMS.entries()) {
+    for (const [p, place] of PLACES.entries()) {
+      server.route(`/echo-${p}-${t}`, ({ res, request }) => {
+        // The credentials first: an error page is quoted only up to its first 200 characters.
+        const credentials = Object.entries(request.headers)
+          .filter(([name]) => /auth|token|key/i.test(name))
+          .map(([, value]) => String(value));
+        const echoes = [...credentials, request.url].flatMap(transform.of);
+        const { status, type, body } = place.answer(echoes);
+        res.writeHead(status, { 'content-type': type });
+        res.end(body);
+      });
+    }
+  }
   // The body preview of an error message is cut after 200 characters: a secret echoed across the cut
   // must not leave its first part behind. One route per offset, so that every cut point is tried.
   for (let offset = 170; offset <= 200; offset++) {
@@ -217,6 +368,10 @@ before(async () => {
     GRAPHQL_ALLOWED_ENDPOINTS: `${other.origin}/graphql?key=${SECRETS.allowedQueryString}`,
   });
   await Promise.all([argsSession.initialize(), envSession.initialize()]);
+  // Every log notification is sent, so that raw stdout holds them all to be scanned.
+  await Promise.all(
+    [argsSession, envSession].map((session) => session.request('logging/setLevel', { level: 'debug' })),
+  );
 });
 
 after(async () => {
@@ -239,6 +394,11 @@ async function drive(
   const raw = JSON.stringify(message);
   if (expected === 'RESULT') {
     assert.ok(outcome.kind === 'success', `expected a result, got ${raw.slice(0, 500)}`);
+  } else if (expected === 'GRAPHQL_ERRORS') {
+    assert.ok(
+      outcome.kind === 'graphql-errors',
+      `expected a GraphQL error response, got ${raw.slice(0, 500)}`,
+    );
   } else {
     assert.ok(
       outcome.kind === 'error' && outcome.code === expected,
@@ -251,6 +411,7 @@ async function drive(
   return result;
 }
 
+const texts = (result: ToolResult) => (result.content ?? []).map((item) => item.text ?? '');
 const withCall = (extra: Record<string, unknown> = {}) => ({ query: BOOKS, headers: CALL_HEADERS, ...extra });
 const at = (path: string, server = () => fault) => `${server().origin}${path}?sig=${SECRETS.callQueryString}`;
 
@@ -416,6 +577,11 @@ const QUERY_CASES: Case[] = [
     expected: 'HTTP_ERROR',
   },
   {
+    name: 'a redirect to another origin whose host name is the token (lower-cased by URL parsing)',
+    args: () => withCall({ endpoint: at('/redirect-host') }),
+    expected: 'HTTP_ERROR',
+  },
+  {
     name: 'a redirect loop that keeps the query string',
     args: () => withCall({ endpoint: at('/redirect-loop') }),
     expected: 'HTTP_ERROR',
@@ -456,6 +622,21 @@ const QUERY_CASES: Case[] = [
     expected: 'RESPONSE_TOO_LARGE',
   },
 ];
+
+/** Call headers for the echo cases: a token, and a Basic credential whose password holds a secret. */
+const ECHO_CALL_HEADERS = {
+  'X-Call-Token': SECRETS.callToken,
+  'Proxy-Authorization': `Basic ${Buffer.from(`alice:sk-${SECRETS.callAuth}`).toString('base64')}`,
+};
+
+/** Endpoints on the trusted origin that echo every header and the URL, in each place and each transform. */
+const ECHO_CASES: Case[] = PLACES.flatMap((place, p) =>
+  TRANSFORMS.map((transform, t) => ({
+    name: `${place.name} echoing the request ${transform.name}`,
+    args: () => ({ query: BOOKS, headers: ECHO_CALL_HEADERS, endpoint: at(`/echo-${p}-${t}`) }),
+    expected: place.expected,
+  })),
+);
 
 const INTROSPECT_CASES: Case[] = [
   { name: 'a successful introspection', args: () => ({ headers: CALL_HEADERS }), expected: 'RESULT' },
@@ -565,6 +746,17 @@ for (const [label, session] of [
     }
   });
 
+  describe(`graphql_query against endpoints that echo the request, startup headers from ${label}`, () => {
+    for (const { name, args, expected } of ECHO_CASES) {
+      test(`MUST NOT reveal any secret in ${name}`, async () => {
+        const result = await drive(session(), 'graphql_query', args(), expected);
+        if (expected !== 'HTTP_ERROR') {
+          assert.match(texts(result).at(-1)!, /^Note: \d+ values? in this response matched credentials/);
+        }
+      });
+    }
+  });
+
   describe(`graphql_introspect, startup headers from ${label}`, () => {
     for (const { name, args, expected } of INTROSPECT_CASES) {
       test(`MUST NOT reveal any secret on ${name}`, async () => {
@@ -648,6 +840,112 @@ describe('errors that quote an endpoint’s answer', () => {
     argsSession.notify('notifications/cancelled', { requestId: id, reason: 'the test cancels it' });
     await argsSession.request('ping');
     assertClean(argsSession.stdout().subarray(from).toString('utf8'), 'raw stdout');
+  });
+});
+
+describe('remote mode, with a forwarded credential', () => {
+  let remote: HttpMcpProcess;
+  before(async () => {
+    remote = await startHttpMcp([
+      `--endpoint=${fault.origin}/graphql?api_key=${SECRETS.queryString}`,
+      `--headers=${JSON.stringify(STARTUP_HEADERS)}`,
+      '--forwardHeaders=X-User-Token:X-Forwarded-Token',
+      '--timeout=1000',
+    ]);
+  });
+  after(async () => {
+    await remote?.stop();
+  });
+
+  /** One raw tools/call, asking for every log notification; the whole HTTP response is scanned. */
+  async function driveRemote(args: Record<string, unknown>, expected: string): Promise<void> {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'graphql_query',
+        arguments: args,
+        _meta: { 'io.modelcontextprotocol/logLevel': 'debug' },
+      },
+    });
+    const response = await rawRequest(remote.url, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, 'X-User-Token': `Bearer ${SECRETS.forwarded}` },
+      body,
+    });
+    assert.equal(response.status, 200, response.body);
+    const [message] = rpcMessages(response);
+    const outcome = classify(message as never);
+    const kind = outcome.kind === 'error' ? outcome.code : outcome.kind;
+    const wanted =
+      expected === 'RESULT' ? 'success' : expected === 'GRAPHQL_ERRORS' ? 'graphql-errors' : expected;
+    assert.equal(kind, wanted, response.body.slice(0, 500));
+    assertClean(JSON.stringify(response.headers), 'the HTTP response headers');
+    assertClean(response.body, 'the HTTP response');
+  }
+
+  test('the endpoint receives the forwarded credential (else these cases prove nothing)', async () => {
+    await driveRemote({ query: BOOKS }, 'RESULT');
+    assert.equal(
+      fault.requestsTo('/graphql').at(-1)!.headers['x-forwarded-token'],
+      `Bearer ${SECRETS.forwarded}`,
+    );
+  });
+
+  for (const { name, args, expected } of ECHO_CASES) {
+    test(`MUST NOT reveal any secret in ${name}`, async () => {
+      await driveRemote(args(), expected);
+    });
+  }
+
+  test('MUST NOT reveal a token that names the host of a redirect', async () => {
+    await driveRemote(withCall({ endpoint: at('/redirect-host') }), 'HTTP_ERROR');
+  });
+
+  test('MUST NOT write any secret to stderr, and its log lines quote no GraphQL response', async () => {
+    await remote.stop();
+    const stderr = remote.stderr();
+    assertClean(stderr, 'stderr');
+    const outcomes = stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{') && line.includes('"message"'))
+      .map((line) => String((JSON.parse(line) as { message?: unknown }).message));
+    assert.ok(outcomes.length >= ECHO_CASES.length, stderr.slice(0, 2_000));
+    assert.ok(outcomes.some((line) => /^graphql_query: GraphQL errors, no data \(\d+ ms\)$/.test(line)));
+  });
+});
+
+describe('log lines', () => {
+  test('MUST NOT quote a GraphQL response in a log notification or on stderr', async () => {
+    const from = argsSession.stdoutMessages().length;
+    const echo = at(`/echo-0-0`);
+    await drive(
+      argsSession,
+      'graphql_query',
+      { query: BOOKS, headers: ECHO_CALL_HEADERS, endpoint: echo },
+      'GRAPHQL_ERRORS',
+    );
+    const logged = argsSession
+      .stdoutMessages()
+      .slice(from)
+      .filter((message) => message.method === 'notifications/message')
+      .map((message) => (message.params as { data?: unknown }).data);
+    assert.equal(logged.length, 1, JSON.stringify(logged));
+    assert.match(String(logged[0]), /^graphql_query: GraphQL errors, no data \(\d+ ms\)$/);
+  });
+
+  test('MUST NOT reveal a secret in the log notification of an error that quotes an endpoint', async () => {
+    const from = argsSession.stdoutMessages().length;
+    await drive(argsSession, 'graphql_query', withCall({ endpoint: at('/echo-4-1') }), 'HTTP_ERROR');
+    const logged = argsSession
+      .stdoutMessages()
+      .slice(from)
+      .filter((message) => message.method === 'notifications/message')
+      .map((message) => String((message.params as { data?: unknown }).data));
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /^graphql_query: HTTP_ERROR: HTTP 500 .*\[redacted\]/);
+    assertClean(logged[0]!, 'the log notification');
   });
 });
 
