@@ -1,5 +1,6 @@
 import { HeaderSet, parseHeaderValue } from './http/headers.js';
-import { parseEndpoint } from './http/endpoint.js';
+import { describeEndpoint, parseEndpoint } from './http/endpoint.js';
+import { ambiguousPath } from './security.js';
 
 /** The validated startup configuration. Every default lives here. */
 export interface Config {
@@ -235,7 +236,15 @@ function readUrlList(raw: RawValue): URL[] {
   if (entries.length === 0) {
     throw new ConfigError(`${raw.source} must be a comma-separated list of http(s) URLs`);
   }
-  return entries.map((value) => readUrl({ value, source: raw.source }));
+  return entries.map((value) => {
+    const url = readUrl({ value, source: raw.source });
+    // An entry whose path a server may read as another could never be matched safely.
+    const problem = ambiguousPath(url);
+    if (problem !== undefined) {
+      throw new ConfigError(`${raw.source}: the entry ${describeEndpoint(url)} cannot be used: ${problem}`);
+    }
+    return url;
+  });
 }
 
 function readInteger({ value, source }: RawValue, min: number, max: number): number {

@@ -9,7 +9,7 @@ import { clampText } from '../graphql/text-budget.js';
 import type { IntrospectedSchema } from '../graphql/schema-view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { HeaderSet } from '../http/headers.js';
-import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redact, redirectCheck } from '../security.js';
 import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
 
@@ -187,6 +187,7 @@ async function fetchIntrospection(
         maxBytes: MAX_INTROSPECTION_BYTES,
         signal,
         retryable: true,
+        checkHop: redirectCheck(config, endpoint),
         redact: redactText,
       })
     ).result;

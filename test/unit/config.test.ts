@@ -440,6 +440,27 @@ describe('parseCommand URLs', () => {
     assert.match(error.message, /comma-separated/);
   });
 
+  for (const entry of [
+    'https://api.example.com/api/..%2fadmin/',
+    'https://api.example.com/api%2F',
+    'https://api.example.com/api/%2e%2e%2fadmin',
+    'https://api.example.com/api/..%5Cadmin/',
+  ]) {
+    test(`an --allowedEndpoints entry ${new URL(entry).pathname} with an encoded slash is an error naming the option`, () => {
+      const error = configError([`--allowedEndpoints=https://ok.example.com/,${entry}`]);
+      assert.match(
+        error.message,
+        /^--allowedEndpoints: the entry https:\/\/api\.example\.com\/\S+ cannot be used/,
+      );
+      assert.match(error.message, /encoded slash, backslash or dot segment/);
+    });
+  }
+
+  test('an --allowedEndpoints entry whose dot segments resolve is accepted as resolved', () => {
+    const config = serve(['--allowedEndpoints=https://api.example.com/api/v1/%2e%2e/v2/']);
+    assert.deepEqual(config.allowedEndpoints?.map(String), ['https://api.example.com/api/v2/']);
+  });
+
   test('GRAPHQL_ALLOWED_ENDPOINTS with a bad entry is an error naming the variable', () => {
     const error = configError([], { GRAPHQL_ALLOWED_ENDPOINTS: 'mailto:someone@example.com' });
     assert.match(error.message, /GRAPHQL_ALLOWED_ENDPOINTS/);
