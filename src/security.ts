@@ -15,12 +15,17 @@ export function isEndpointAllowed(config: Config, endpoint: URL): boolean {
 /** Whether the startup headers may be sent to this endpoint. */
 export function isTrusted(config: Config, endpoint: URL): boolean {
   if (endpoint.origin === config.endpoint.origin) return true;
-  return (config.allowedEndpoints ?? []).some((entry) => matchesEntry(entry, endpoint));
+  const entries = config.allowedEndpoints ?? [];
+  return (
+    entries.length > 0 &&
+    ambiguousPath(endpoint) === undefined &&
+    entries.some((entry) => matchesEntry(entry, endpoint))
+  );
 }
 
 // An entry whose path ends with "/" covers every path below it; any other entry is one exact endpoint.
 function matchesEntry(entry: URL, endpoint: URL): boolean {
-  if (entry.origin !== endpoint.origin || ambiguousPath(endpoint) !== undefined) return false;
+  if (entry.origin !== endpoint.origin) return false;
   return entry.pathname.endsWith('/')
     ? endpoint.pathname.startsWith(entry.pathname)
     : endpoint.pathname === entry.pathname;
@@ -28,10 +33,11 @@ function matchesEntry(entry: URL, endpoint: URL): boolean {
 
 /**
  * Why a URL's path cannot be matched against a path-scoped entry, or undefined. The URL parser has resolved
- * "..", "%2e%2e" and a backslash already, so what is matched is what is sent; but a server that decodes "%2F" or
- * "%5C" (once, or twice for "%252F") before routing reads "/api/..%2F..%2Fadmin" as "/admin".
+ * "..", "%2e%2e" and backslashes already, so what is matched is what is sent; but a server that decodes
+ * "%2F" or "%5C" (once, or twice for "%252F") before routing reads "/api/..%2F..%2Fadmin" as "/admin".
  */
 export function ambiguousPath(url: URL): string | undefined {
+  if (!url.pathname.includes('%')) return undefined;
   let path = url.pathname;
   for (let round = 0; round < 3; round++) {
     const decoded = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
