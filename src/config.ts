@@ -1,5 +1,6 @@
-import { HeaderSet, parseHeaderValue } from './http/headers.js';
-import { parseEndpoint } from './http/endpoint.js';
+import { HeaderSet, ordinal, parseHeaderValue } from './http/headers.js';
+import { describeEndpoint, parseEndpoint } from './http/endpoint.js';
+import { ambiguousPath } from './security.js';
 
 /** The validated startup configuration. Every default lives here. */
 export interface Config {
@@ -178,17 +179,32 @@ function optional<T>(raw: RawValue | undefined, read: (raw: RawValue) => T): T |
 
 function readArguments(argv: readonly string[]): Map<OptionName, RawValue> {
   const given = new Map<OptionName, RawValue>();
+  // A boolean given without "=" just before a stray argument: "--readOnly false" meant --readOnly=false.
+  let bareBoolean: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const match = /^(--?)([^=]*)(?:=([\s\S]*))?$/.exec(arg);
-    if (match === null || match[2] === '') {
-      throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}; see --help`);
+    // Never quoted: a stray argument is most often part of a value split by the shell, a token included.
+    if (match === null) {
+      const hint =
+        bareBoolean === undefined
+          ? "a value with spaces must be one argument, e.g. --headers='{…}'"
+          : `${bareBoolean} takes a value only after "=", e.g. ${bareBoolean}=false`;
+      throw new ConfigError(
+        `unexpected argument at position ${i + 1}: it does not start with - (${hint}); see --help`,
+      );
+    }
+    if (match[2] === '') {
+      throw new ConfigError(
+        `unexpected argument at position ${i + 1}: a dash without an option name; see --help`,
+      );
     }
     const [, dashes, key, inlineValue] = match as unknown as [string, string, string, string?];
-    const name = lookupOption(dashes, key);
+    const name = lookupOption(dashes, key, i + 1);
     const source = dashes + key;
     const spec: OptionSpec = OPTIONS[name];
     let value = inlineValue;
+    bareBoolean = value === undefined && spec.boolean ? source : undefined;
     if (value === undefined) {
       if (spec.boolean) value = 'true';
       else {
@@ -206,7 +222,7 @@ function readArguments(argv: readonly string[]): Map<OptionName, RawValue> {
   return given;
 }
 
-function lookupOption(dashes: string, key: string): OptionName {
+function lookupOption(dashes: string, key: string, position: number): OptionName {
   if (dashes === '--' && Object.hasOwn(OPTIONS, key)) return key as OptionName;
   if (dashes === '-') {
     const found = (Object.keys(OPTIONS) as OptionName[]).find(
@@ -218,7 +234,11 @@ function lookupOption(dashes: string, key: string): OptionName {
   const squash = (s: string) => s.replace(/[-_]/g, '').toLowerCase();
   const near = (Object.keys(OPTIONS) as OptionName[]).find((name) => squash(name) === squash(key));
   const hint = near ? `; did you mean --${near}?` : '; see --help';
-  throw new ConfigError(`unknown option ${dashes}${key}${hint}`);
+  // A name is shown; anything else (digits, symbols, a long run) may be a value that starts with a dash.
+  const shown = /^[A-Za-z][A-Za-z_-]{0,29}$/.test(key)
+    ? `${dashes}${key}`
+    : `at position ${position} (not shown: it does not look like an option name)`;
+  throw new ConfigError(`unknown option ${shown}${hint}`);
 }
 
 function readUrl({ value, source }: RawValue): URL {
@@ -235,7 +255,15 @@ function readUrlList(raw: RawValue): URL[] {
   if (entries.length === 0) {
     throw new ConfigError(`${raw.source} must be a comma-separated list of http(s) URLs`);
   }
-  return entries.map((value) => readUrl({ value, source: raw.source }));
+  return entries.map((value) => {
+    const url = readUrl({ value, source: raw.source });
+    // An entry whose path a server may read as another could never be matched safely.
+    const problem = ambiguousPath(url);
+    if (problem !== undefined) {
+      throw new ConfigError(`${raw.source}: the entry ${describeEndpoint(url)} cannot be used: ${problem}`);
+    }
+    return url;
+  });
 }
 
 function readInteger({ value, source }: RawValue, min: number, max: number): number {
@@ -276,8 +304,12 @@ function readHeaders({ value, source }: RawValue): HeaderSet {
     );
   }
   const headers = new HeaderSet();
-  for (const [name, headerValue] of Object.entries(parsed)) {
-    const problem = headers.trySet(name, parseHeaderValue(headerValue));
+  for (const [index, [name, headerValue]] of Object.entries(parsed).entries()) {
+    const problem = headers.trySet(
+      name,
+      parseHeaderValue(headerValue),
+      `the ${ordinal(index + 1)} header name`,
+    );
     if (problem !== undefined) throw new ConfigError(`${source}: ${problem}`);
   }
   return headers;
@@ -376,10 +408,12 @@ function readForwardHeaders(raw: RawValue): Array<{ from: string; to: string }> 
     const [from = '', to = from, ...rest] = entry.split(':').map((name) => name.trim());
     const probe = new HeaderSet();
     const problem =
-      rest.length > 0 ? 'has more than one ":"' : (probe.trySet(from, 'x') ?? probe.trySet(to, 'x'));
+      rest.length > 0
+        ? 'it has more than one ":"'
+        : (probe.trySet(from, 'x', 'its incoming name') ?? probe.trySet(to, 'x', 'its outgoing name'));
     if (problem !== undefined) {
       throw new ConfigError(
-        `${raw.source}: ${JSON.stringify(entry.slice(0, 60))} ${problem}; expected Name or Incoming:Outgoing`,
+        `${raw.source}: ${JSON.stringify(entry.slice(0, 60))}: ${problem}; expected Name or Incoming:Outgoing`,
       );
     }
     return { from, to };

@@ -9,13 +9,19 @@ import { Redactor } from './redaction.js';
 
 /** Whether the model may call this endpoint at all. */
 export function isEndpointAllowed(config: Config, endpoint: URL): boolean {
-  return config.allowedEndpoints === undefined || isTrusted(config, endpoint);
+  if (config.allowedEndpoints === undefined) return true;
+  return ambiguousPath(endpoint) === undefined && isTrusted(config, endpoint);
 }
 
 /** Whether the startup headers may be sent to this endpoint. */
 export function isTrusted(config: Config, endpoint: URL): boolean {
   if (endpoint.origin === config.endpoint.origin) return true;
-  return (config.allowedEndpoints ?? []).some((entry) => matchesEntry(entry, endpoint));
+  const entries = config.allowedEndpoints ?? [];
+  return (
+    entries.length > 0 &&
+    ambiguousPath(endpoint) === undefined &&
+    entries.some((entry) => matchesEntry(entry, endpoint))
+  );
 }
 
 // An entry whose path ends with "/" covers every path below it; any other entry is one exact endpoint.
@@ -26,14 +32,61 @@ function matchesEntry(entry: URL, endpoint: URL): boolean {
     : endpoint.pathname === entry.pathname;
 }
 
+/**
+ * Why a URL's path cannot be matched against a path-scoped entry, or undefined. The URL parser has resolved
+ * "..", "%2e%2e" and backslashes already, so what is matched is what is sent; but a server that decodes
+ * "%2F" or "%5C" (once, or twice for "%252F") before routing reads "/api/..%2F..%2Fadmin" as "/admin".
+ */
+export function ambiguousPath(url: URL): string | undefined {
+  if (!url.pathname.includes('%')) return undefined;
+  let path = url.pathname;
+  for (let round = 0; round < 3; round++) {
+    const decoded = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const segments = path.split('/');
+  if (
+    path.includes('\\') ||
+    segments.length !== url.pathname.split('/').length ||
+    segments.some((segment) => segment === '.' || segment === '..')
+  ) {
+    return 'its path holds an encoded slash, backslash or dot segment (such as %2F, %5C or %2E%2E), which a server may read as another path';
+  }
+  return undefined;
+}
+
 /** ENDPOINT_NOT_ALLOWED, listing what is allowed, unless the model may call this endpoint. */
 export function assertEndpointAllowed(config: Config, endpoint: URL): void {
   if (!isEndpointAllowed(config, endpoint)) {
+    const why = config.allowedEndpoints === undefined ? undefined : ambiguousPath(endpoint);
     throw new ToolError(
       'ENDPOINT_NOT_ALLOWED',
-      `${describeEndpoint(endpoint)} is not an allowed endpoint; allowed: ${describeAllowed(config)}`,
+      `${describeEndpoint(endpoint)} is not an allowed endpoint${why ? ` (${why})` : ''}; allowed: ${describeAllowed(config)}`,
     );
   }
+}
+
+/**
+ * The redirect rule of a call to `endpoint`, for postGraphQL's checkHop: why a hop may not be followed, or
+ * undefined. A hop is checked as a direct call would be, so that a path-scoped --allowedEndpoints bounds where
+ * credentials go; and every hop is sent the first request's headers, so one that a direct call would send
+ * other headers (trusted against not) is not followed either.
+ */
+export function redirectCheck(config: Config, endpoint: URL): (target: URL) => string | undefined {
+  return (target) => {
+    if (!isEndpointAllowed(config, target)) {
+      const why = ambiguousPath(target);
+      return `which is not an allowed endpoint${why ? ` (${why})` : ''}; allowed: ${describeAllowed(config)}`;
+    }
+    const trusted = isTrusted(config, endpoint);
+    if (isTrusted(config, target) !== trusted) {
+      return `where a direct call ${trusted ? 'would not get' : 'would get'} the startup headers`;
+    }
+    return undefined;
+  };
 }
 
 /** The allowed endpoints, for messages. */

@@ -20,10 +20,19 @@ export function parseHeaderValue(value: unknown): string | { readonly invalid: s
 export class HeaderSet {
   readonly #entries = new Map<string, { readonly name: string; readonly value: string }>();
 
-  /** Adds or replaces a header; returns what is wrong with it instead, naming the header but not its value. */
-  trySet(name: string, value: string | { readonly invalid: string }): string | undefined {
-    if (!TOKEN.test(name))
-      return `header name ${JSON.stringify(name.slice(0, 60))} is not a valid HTTP header name`;
+  /**
+   * Adds or replaces a header; returns what is wrong with it instead, naming the header but not its value.
+   * An invalid name is described by `position` ("the 2nd header name"), never quoted: it may be a value
+   * pasted in the wrong place.
+   */
+  trySet(
+    name: string,
+    value: string | { readonly invalid: string },
+    position = 'a header name',
+  ): string | undefined {
+    if (!TOKEN.test(name)) {
+      return `${position} is not a valid HTTP header name such as X-Api-Key (it is not shown: it may be a value)`;
+    }
     if (MANAGED.has(name.toLowerCase())) return `header ${name} cannot be set: the HTTP client manages it`;
     if (typeof value !== 'string') return `header ${name} ${value.invalid}`;
     if (value.length > MAX_VALUE_CHARS) {
@@ -65,4 +74,11 @@ export class HeaderSet {
     for (const [key, entry] of other.#entries) merged.#entries.set(key, entry);
     return merged;
   }
+}
+
+/** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st: where an entry sits, for messages that cannot quote it. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }

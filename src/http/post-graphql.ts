@@ -33,6 +33,11 @@ export interface GraphQLRequest {
    * server before it took the request (false for mutations: a reset could come after the server acted).
    */
   readonly retryable?: boolean;
+  /**
+   * Why a same-origin redirect to `target` may not be followed, or undefined to follow it; a refusal ends the
+   * call with ENDPOINT_NOT_ALLOWED before anything is sent there. Without it every same-origin hop is followed.
+   */
+  readonly checkHop?: (target: URL) => string | undefined;
 }
 
 /** A GraphQL response: an object with `data` (object or null) and/or a non-empty `errors` array. */
@@ -135,7 +140,8 @@ function deadlineError(request: GraphQLRequest): ToolError {
 }
 
 // Redirects are followed by hand: only within the endpoint's origin, so that credentials never follow
-// a redirect elsewhere, and re-POSTing the same body, which is what a GraphQL client means.
+// a redirect elsewhere, and only where the caller's checkHop lets them go (a path-scoped allow-list), and
+// re-POSTing the same body, which is what a GraphQL client means.
 async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Promise<IncomingMessage> {
   const headers: Record<string, string> = {};
   for (const [name, value] of DEFAULT_HEADERS.merge(request.headers).entries()) headers[name] = value;
@@ -165,6 +171,13 @@ async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Prom
       throw new ToolError(
         'HTTP_ERROR',
         `HTTP ${status} from ${describeEndpoint(url)} redirects to ${describeEndpoint(target)}, another origin; not followed (call that endpoint directly if it is the right one)`,
+      );
+    }
+    const refused = request.checkHop?.(target);
+    if (refused !== undefined) {
+      throw new ToolError(
+        'ENDPOINT_NOT_ALLOWED',
+        `HTTP ${status} from ${describeEndpoint(url)} redirects to ${describeEndpoint(target)}, ${refused}; not followed`,
       );
     }
     if (hop >= MAX_REDIRECTS) {

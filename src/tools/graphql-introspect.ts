@@ -10,7 +10,7 @@ import type { IntrospectedSchema } from '../graphql/schema-view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { HeaderSet } from '../http/headers.js';
 import { Redactor } from '../redaction.js';
-import { assertEndpointAllowed, configuredUrls, headersFor } from '../security.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redirectCheck } from '../security.js';
 import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
 
@@ -188,6 +188,7 @@ async function fetchIntrospection(
         maxBytes: MAX_INTROSPECTION_BYTES,
         signal,
         retryable: true,
+        checkHop: redirectCheck(config, endpoint),
         redact: redactText,
       })
     ).result;

@@ -4,7 +4,7 @@ import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
 import { Redactor } from '../redaction.js';
-import { assertEndpointAllowed, configuredUrls, headersFor, redact } from '../security.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redact, redirectCheck } from '../security.js';
 import { describeTools } from './catalog.js';
 import {
   advertised,
@@ -171,6 +171,7 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
       maxBytes: config.maxResponseBytes,
       signal,
       retryable: !mutates,
+      checkHop: redirectCheck(config, endpoint),
       redact: (text) => redact(text, sentHeaders, urls),
     });
     return graphqlResult(result, notes, Redactor.of(sentHeaders, urls));

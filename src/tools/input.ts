@@ -2,7 +2,7 @@ import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { parseEndpoint } from '../http/endpoint.js';
-import { HeaderSet, parseHeaderValue } from '../http/headers.js';
+import { HeaderSet, ordinal, parseHeaderValue } from '../http/headers.js';
 
 /**
  * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts
@@ -83,8 +83,8 @@ export function readEndpoint(given: string | undefined, fallback: URL): URL {
 /** The call's headers as a HeaderSet, or INVALID_INPUT naming the bad header (never its value). */
 export function readHeaders(given: Record<string, unknown> | undefined): HeaderSet {
   const headers = new HeaderSet();
-  for (const [name, value] of Object.entries(given ?? {})) {
-    const problem = headers.trySet(name, parseHeaderValue(value));
+  for (const [index, [name, value]] of Object.entries(given ?? {}).entries()) {
+    const problem = headers.trySet(name, parseHeaderValue(value), `the ${ordinal(index + 1)} header name`);
     if (problem !== undefined) throw new ToolError('INVALID_INPUT', `headers: ${problem}`);
   }
   return headers;

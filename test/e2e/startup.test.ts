@@ -491,7 +491,7 @@ describe('bad values stop startup with exit code 2 and one stderr line', { concu
     {
       what: 'a stray positional argument',
       args: ['serve'],
-      option: 'serve',
+      option: 'position 1',
       expected: /unexpected argument/,
     },
     // missing values
@@ -526,6 +526,40 @@ describe('bad values stop startup with exit code 2 and one stderr line', { concu
       assertStartupError(await run(args, env), option, expected);
     });
   }
+
+  // Issue 18, finding 5: an argument or a header name that could be a value is located, never quoted.
+  const TOKEN = 'Bearer sk-proj-4Hq8Zt2Lw9Xv';
+  function assertNoPartOfToken(result: RunResult): void {
+    const output = result.stdout + result.stderr;
+    for (let start = 0; start + 8 <= TOKEN.length; start++) {
+      const part = TOKEN.slice(start, start + 8);
+      assert.ok(!output.includes(part), `the output holds ${JSON.stringify(part)}: ${output}`);
+    }
+  }
+
+  test('MUST NOT print a --headers value split over two arguments: exit 2 naming the position of the stray part', async () => {
+    const result = await run(['--headers', '{"Authorization":', `"${TOKEN}"}`]);
+    assertStartupError(result, 'position 3', /does not start with -.*must be one argument/);
+    assertNoPartOfToken(result);
+  });
+
+  test('MUST NOT print a header name that is really a value: exit 2 naming its position in --headers', async () => {
+    const result = await run([`--headers=${JSON.stringify({ [TOKEN]: 'x' })}`]);
+    assertStartupError(result, '--headers', /the 1st header name is not a valid HTTP header name/);
+    assertNoPartOfToken(result);
+  });
+
+  test('MUST NOT print a header name that is really a value in GRAPHQL_HEADERS', async () => {
+    const result = await run([], { GRAPHQL_HEADERS: JSON.stringify({ Accept: 'x', [TOKEN]: 'x' }) });
+    assertStartupError(result, 'GRAPHQL_HEADERS', /the 2nd header name is not a valid HTTP header name/);
+    assertNoPartOfToken(result);
+  });
+
+  test('MUST NOT print a value that starts with a dash as an unknown option', async () => {
+    const result = await run(['--timeout=5', `-${TOKEN.slice(7)}`]);
+    assertStartupError(result, 'position 2', /unknown option/);
+    assertNoPartOfToken(result);
+  });
 
   test('MUST NOT print the value of --headers however it is malformed', async () => {
     const results = await Promise.all(

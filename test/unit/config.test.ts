@@ -27,6 +27,14 @@ function configError(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Conf
   return caught;
 }
 
+/** Asserts that no 8 consecutive characters of `secret` appear in `text`. */
+function assertNoPartOf(secret: string, text: string): void {
+  for (let start = 0; start + 8 <= secret.length; start++) {
+    const part = secret.slice(start, start + 8);
+    assert.ok(!text.includes(part), `the message holds ${JSON.stringify(part)}: ${text}`);
+  }
+}
+
 function headerEntries(config: Config): Array<[string, string]> {
   return config.headers.entries();
 }
@@ -224,7 +232,8 @@ describe('parseCommand boolean --readOnly', () => {
 
   test('--readOnly followed by a bare false is an error, not silently ignored', () => {
     const error = configError(['--readOnly', 'false']);
-    assert.match(error.message, /false/);
+    assert.match(error.message, /unexpected argument at position 2/);
+    assert.match(error.message, /--readOnly=false/);
   });
 
   test('--readOnly=yes is an error naming the option and the accepted values', () => {
@@ -440,6 +449,27 @@ describe('parseCommand URLs', () => {
     assert.match(error.message, /comma-separated/);
   });
 
+  for (const entry of [
+    'https://api.example.com/api/..%2fadmin/',
+    'https://api.example.com/api%2F',
+    'https://api.example.com/api/%2e%2e%2fadmin',
+    'https://api.example.com/api/..%5Cadmin/',
+  ]) {
+    test(`an --allowedEndpoints entry ${new URL(entry).pathname} with an encoded slash is an error naming the option`, () => {
+      const error = configError([`--allowedEndpoints=https://ok.example.com/,${entry}`]);
+      assert.match(
+        error.message,
+        /^--allowedEndpoints: the entry https:\/\/api\.example\.com\/\S+ cannot be used/,
+      );
+      assert.match(error.message, /encoded slash, backslash or dot segment/);
+    });
+  }
+
+  test('an --allowedEndpoints entry whose dot segments resolve is accepted as resolved', () => {
+    const config = serve(['--allowedEndpoints=https://api.example.com/api/v1/%2e%2e/v2/']);
+    assert.deepEqual(config.allowedEndpoints?.map(String), ['https://api.example.com/api/v2/']);
+  });
+
   test('GRAPHQL_ALLOWED_ENDPOINTS with a bad entry is an error naming the variable', () => {
     const error = configError([], { GRAPHQL_ALLOWED_ENDPOINTS: 'mailto:someone@example.com' });
     assert.match(error.message, /GRAPHQL_ALLOWED_ENDPOINTS/);
@@ -524,12 +554,25 @@ describe('parseCommand headers', () => {
     assert.match(error.message, /string, number or boolean/);
   });
 
+  test('MUST NOT quote a header name that is really a value: the error gives its position in --headers', () => {
+    const error = configError([`--headers=${JSON.stringify({ [SECRET]: 'x' })}`]);
+    assert.match(error.message, /^--headers: the 1st header name is not a valid HTTP header name/);
+    assertNoPartOf(SECRET, error.message);
+  });
+
+  test('MUST NOT quote a header name that is really a value in GRAPHQL_HEADERS', () => {
+    const error = configError([], { GRAPHQL_HEADERS: JSON.stringify({ Accept: 'x', [SECRET]: 'x' }) });
+    assert.match(error.message, /^GRAPHQL_HEADERS: the 2nd header name is not a valid HTTP header name/);
+    assertNoPartOf(SECRET, error.message);
+  });
+
   const badNames = ['Bad Name', 'X:Colon', '', 'Ünïcode', 'X\r\nInjected'];
   for (const name of badNames) {
     test(`a header name ${JSON.stringify(name)} that is not an HTTP token is an error`, () => {
       const error = configError([`--headers=${JSON.stringify({ [name]: SECRET })}`]);
       assert.match(error.message, /--headers/);
-      assert.match(error.message, /header name/);
+      assert.match(error.message, /the 1st header name/);
+      if (name !== '') assert.ok(!error.message.includes(name), error.message);
     });
   }
 
@@ -602,9 +645,40 @@ describe('parseCommand help, version and bad arguments', () => {
     assert.match(error.message, /did you mean --headers\?/);
   });
 
-  test('a bare word is an error', () => {
+  test('a bare word is an error naming its position without quoting it', () => {
     const error = configError(['https://api.example.com/graphql']);
-    assert.match(error.message, /unexpected argument/);
+    assert.match(error.message, /unexpected argument at position 1: it does not start with -/);
+    assert.ok(!error.message.includes('api.example.com'), error.message);
+  });
+
+  test('MUST NOT quote a --headers value split over two arguments: the error names the position of the stray part', () => {
+    const error = configError(['--headers', '{"Authorization":', `"${SECRET}"}`]);
+    assert.match(
+      error.message,
+      /^unexpected argument at position 3: it does not start with - \(a value with spaces must be one argument, e\.g\. --headers='\{…\}'\); see --help$/,
+    );
+    assertNoPartOf(SECRET, error.message);
+  });
+
+  test('MUST NOT quote a --headers value split over two arguments in the --name=value form', () => {
+    const error = configError([
+      '--endpoint=https://api.example.com/',
+      '--headers={"Authorization":',
+      `"${SECRET}"}`,
+    ]);
+    assert.match(error.message, /unexpected argument at position 3/);
+    assertNoPartOf(SECRET, error.message);
+  });
+
+  test('MUST NOT quote an unknown option that does not look like an option name', () => {
+    const error = configError(['--headers={}', `-${SECRET.slice(7)}`]);
+    assert.match(error.message, /^unknown option at position 2 \(not shown/);
+    assertNoPartOf(SECRET, error.message);
+  });
+
+  test('a lone "-" is an error naming its position', () => {
+    const error = configError(['--timeout=5', '-']);
+    assert.match(error.message, /unexpected argument at position 2: a dash without an option name/);
   });
 
   test('a lone "--" is an error', () => {

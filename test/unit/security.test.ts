@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseCommand, type Config } from '../../src/config.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
-import { headersFor, isEndpointAllowed, isTrusted, redact } from '../../src/security.ts';
+import {
+  ambiguousPath,
+  headersFor,
+  isEndpointAllowed,
+  isTrusted,
+  redact,
+  redirectCheck,
+} from '../../src/security.ts';
 
 const TOKEN = 'Bearer sk-live-7c1d9e0f-SECRET';
 const API_KEY = 'key-4b2a-SECRET-value';
@@ -193,6 +200,129 @@ describe('isTrusted', () => {
   test("an unlisted path on a listed endpoint's origin is not trusted", () => {
     const cfg = config(DEFAULT, '--allowedEndpoints=https://other.example.com/graphql');
     assert.equal(isTrusted(cfg, new URL('https://other.example.com/collect')), false);
+  });
+});
+
+describe('paths under --allowedEndpoints', () => {
+  const scoped = config(
+    DEFAULT,
+    '--allowedEndpoints=https://other.example.com/api/,https://other.example.com/redirect',
+  );
+  const allowed = (cfg: Config, url: string) => isEndpointAllowed(cfg, new URL(url));
+
+  const encoded = [
+    'https://other.example.com/api/..%2f..%2fadmin',
+    'https://other.example.com/api/..%2F..%2Fadmin',
+    'https://other.example.com/api/%2e%2e%2fadmin',
+    'https://other.example.com/api/%2E%2E%2Fadmin',
+    'https://other.example.com/api/.%2e%2fadmin',
+    'https://other.example.com/api/..%5cadmin',
+    'https://other.example.com/api/..%5Cadmin',
+    'https://other.example.com/api/%252e%252e%252fadmin',
+    'https://other.example.com/api/v1%2fgraphql',
+  ];
+  for (const url of encoded) {
+    test(`MUST NOT allow ${new URL(url).pathname} below a listed prefix`, () => {
+      assert.equal(allowed(scoped, url), false);
+      assert.equal(isTrusted(scoped, new URL(url)), false);
+      assert.match(ambiguousPath(new URL(url)) ?? '', /encoded slash/);
+    });
+  }
+
+  test('dot segments, encoded or not, are resolved before matching', () => {
+    for (const path of ['/api/../admin', '/api/%2e%2e/admin', '/api/.%2e/admin', '/api/%2E./admin']) {
+      assert.equal(new URL(`https://other.example.com${path}`).pathname, '/admin');
+      assert.equal(allowed(scoped, `https://other.example.com${path}`), false);
+    }
+    assert.equal(allowed(scoped, 'https://other.example.com/admin/../api/graphql'), true);
+  });
+
+  test('a backslash is read as a slash before matching', () => {
+    assert.equal(allowed(scoped, 'https://other.example.com/api\\..\\admin'), false);
+  });
+
+  test('an encoded character that is neither a slash nor a dot segment is allowed', () => {
+    assert.equal(allowed(scoped, 'https://other.example.com/api/schema%2ejson'), true);
+    assert.equal(allowed(scoped, 'https://other.example.com/api/caf%C3%A9'), true);
+    assert.equal(ambiguousPath(new URL('https://other.example.com/api/a%20b')), undefined);
+  });
+
+  test("an encoded slash on the default endpoint's origin is refused too", () => {
+    assert.equal(allowed(scoped, 'https://api.example.com/v1%2fgraphql'), false);
+  });
+
+  test('without --allowedEndpoints an encoded slash is allowed, and trusted on the default origin', () => {
+    const open = config(DEFAULT);
+    assert.equal(allowed(open, 'https://api.example.com/a%2fb'), true);
+    assert.equal(isTrusted(open, new URL('https://api.example.com/a%2fb')), true);
+    assert.equal(allowed(open, 'https://elsewhere.example.org/a%2fb'), true);
+  });
+});
+
+describe('redirectCheck', () => {
+  const scoped = config(
+    DEFAULT,
+    '--allowedEndpoints=https://other.example.com/api/,https://other.example.com/redirect',
+  );
+  const hop = (cfg: Config, from: string, to: string) => redirectCheck(cfg, new URL(from))(new URL(to));
+
+  test('a hop within a listed prefix is followed', () => {
+    assert.equal(
+      hop(scoped, 'https://other.example.com/redirect', 'https://other.example.com/api/graphql'),
+      undefined,
+    );
+  });
+
+  test('MUST NOT follow a hop to an unlisted path of a listed origin', () => {
+    const refused = hop(
+      scoped,
+      'https://other.example.com/redirect',
+      'https://other.example.com/admin/secret-export',
+    );
+    assert.match(refused ?? '', /not an allowed endpoint; allowed: /);
+  });
+
+  test('MUST NOT follow a hop to an encoded-slash path below a listed prefix', () => {
+    const refused = hop(
+      scoped,
+      'https://other.example.com/redirect',
+      'https://other.example.com/api/..%2fadmin',
+    );
+    assert.match(refused ?? '', /encoded slash/);
+  });
+
+  test("a hop on the default endpoint's origin is followed", () => {
+    assert.equal(
+      hop(scoped, 'https://api.example.com/graphql', 'https://api.example.com/v2/graphql'),
+      undefined,
+    );
+  });
+
+  test('without --allowedEndpoints a hop is followed wherever the headers stay the same', () => {
+    const open = config(DEFAULT);
+    assert.equal(hop(open, 'https://api.example.com/graphql', 'https://api.example.com/v2'), undefined);
+    assert.equal(hop(open, 'https://elsewhere.example.org/a', 'https://elsewhere.example.org/b'), undefined);
+  });
+
+  test('MUST NOT follow a hop that a direct call would send other headers than the first request got', () => {
+    const open = config(DEFAULT);
+    assert.match(
+      hop(open, 'https://elsewhere.example.org/graphql', 'https://api.example.com/graphql') ?? '',
+      /would get the startup headers/,
+    );
+    assert.match(
+      hop(open, 'https://api.example.com/graphql', 'https://elsewhere.example.org/graphql') ?? '',
+      /would not get the startup headers/,
+    );
+  });
+
+  test('a refusal never names a query string', () => {
+    const refused = hop(
+      scoped,
+      'https://other.example.com/redirect?to=x',
+      'https://other.example.com/admin?token=t0k3n-value',
+    );
+    assert.ok(!(refused ?? '').includes('t0k3n-value'));
   });
 });
 
