@@ -120,15 +120,15 @@ export async function serveHttp(config: Config, log: (line: string) => void): Pr
       );
     }
     inFlight++;
-    let size = 0;
+    const body = { bytes: 0 };
     try {
-      const body = await readJsonBody(req, held, (bytes) => (size = bytes));
-      if (body === TOO_LARGE) {
+      const message = await readJsonBody(req, body, held);
+      if (message === TOO_LARGE) {
         return sendJson(res, 413, rpcError(-32600, `request body over ${MAX_BODY_BYTES} bytes`), {
           connection: 'close',
         });
       }
-      if (body === BUSY) {
+      if (message === BUSY) {
         return sendJson(
           res,
           503,
@@ -139,10 +139,10 @@ export async function serveHttp(config: Config, log: (line: string) => void): Pr
           },
         );
       }
-      if (body instanceof Error)
+      if (message instanceof Error)
         return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
       // JSON-RPC batches left MCP in 2025-06-18: one message per request, so that one log line tells its method.
-      if (Array.isArray(body)) {
+      if (Array.isArray(message)) {
         entry.rpc = 'batch';
         return sendJson(
           res,
@@ -153,14 +153,14 @@ export async function serveHttp(config: Config, log: (line: string) => void): Pr
           ),
         );
       }
-      describeCall(body, entry);
+      describeCall(message, entry);
 
       const forwarded = forwardedHeaders((name) => headerText(req, name), config);
       if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
-      await mcp(req, res, body);
+      await mcp(req, res, message);
     } finally {
       inFlight--;
-      held.bytes -= size;
+      held.bytes -= body.bytes;
     }
   }
 
@@ -245,26 +245,24 @@ const BUSY = Symbol('busy');
 
 /**
  * The body as JSON (or the parse error); TOO_LARGE or BUSY, leaving the rest unread, past either bound. Its
- * bytes count in `held` (and `counted` says how many) until the caller takes them off when the request ends.
+ * bytes are counted in `body` and in `held`; the caller takes them off `held` when the request ends.
  */
 async function readJsonBody(
   req: IncomingMessage,
+  body: { bytes: number },
   held: { bytes: number },
-  counted: (bytes: number) => void,
 ): Promise<unknown> {
   const chunks: Buffer[] = [];
-  let size = 0;
   try {
     for await (const chunk of req) {
       const length = (chunk as Buffer).length;
-      size += length;
+      body.bytes += length;
       held.bytes += length;
-      counted(size);
-      if (size > MAX_BODY_BYTES) return TOO_LARGE;
+      if (body.bytes > MAX_BODY_BYTES) return TOO_LARGE;
       if (held.bytes > MAX_HELD_BYTES) return BUSY;
       chunks.push(chunk as Buffer);
     }
-    return JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
+    return JSON.parse(Buffer.concat(chunks, body.bytes).toString('utf8')) as unknown;
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
