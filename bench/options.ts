@@ -48,7 +48,7 @@ export interface BenchOptions {
 export const USAGE = `Usage: npm run bench -- [options]
 
 Measures the built dist/cli.cjs over stdio with the MCP SDK client against a local GraphQL server,
-next to bare node and direct POSTs to the same server, and prints the table of issue 5.
+next to bare node, direct POSTs to the same server and any peers, and prints one table (docs/benchmarks.md).
 
   --quick                    a short run (about 15 s): fewer rounds and calls
   --rounds N                 cold-start rounds (default 80)

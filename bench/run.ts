@@ -1,4 +1,4 @@
-// npm run bench: the measurements of issue 5 in one run. The built dist/cli.cjs is driven over stdio by the
+// npm run bench: every measurement in one run (docs/benchmarks.md). The built dist/cli.cjs is driven over stdio by the
 // MCP SDK client, as a host drives it, against the demo library API on 127.0.0.1; every figure stands next
 // to its floor measured in the same run (a bare `node -e ""`, a direct POST from this process), and the
 // subjects take turns within every round, so that the noise of a shared machine falls on all of them alike.
@@ -31,7 +31,7 @@ interface Subject {
 /** Against the first peer (mcp-graphql in the README's example): ours over theirs, in the same run. */
 const PEER_TARGETS = { toolsListRatio: 1.0, p50Ratio: 0.8, throughputRatio: 1.3, rssRatio: 0.8 };
 
-/** The targets of issue 5, for our server. */
+/** Targets of an earlier round, against bare node and direct POSTs: kept as reference. */
 const TARGETS = {
   toolsListRatio: 1.1,
   p50Ratio: 1.5,

@@ -1,11 +1,7 @@
 import type { Config } from '../config.js';
 import { describeEndpoint } from '../http/endpoint.js';
 
-/**
- * What tools/list says of each tool that depends on the configuration. Plain data, no zod: the stdio
- * start-up answers tools/list from it before the MCP SDK is loaded (transports/stdio.ts), and the
- * registrations in graphql-query.ts and graphql-introspect.ts use the same text.
- */
+/** What tools/list says of each tool, which depends on the configuration (endpoint, limits, read-only). */
 export function describeTools(config: Config): Record<'graphql_query' | 'graphql_introspect', string> {
   const limit = config.maxComplexity > 0 ? ` A query may select at most ${config.maxComplexity} fields.` : '';
   const mutations = config.readOnly
