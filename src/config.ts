@@ -404,16 +404,17 @@ function readForwardHeaders(raw: RawValue): Array<{ from: string; to: string }> 
     .filter((entry) => entry !== '');
   if (entries.length === 0)
     throw new ConfigError(`${raw.source} must be a comma-separated list of header names`);
-  return entries.map((entry) => {
+  return entries.map((entry, index) => {
     const [from = '', to = from, ...rest] = entry.split(':').map((name) => name.trim());
     const probe = new HeaderSet();
     const problem =
       rest.length > 0
         ? 'it has more than one ":"'
         : (probe.trySet(from, 'x', 'its incoming name') ?? probe.trySet(to, 'x', 'its outgoing name'));
+    // Located, not quoted: an entry that is no header name may be a header value ("X-Api-Key: sk-…").
     if (problem !== undefined) {
       throw new ConfigError(
-        `${raw.source}: ${JSON.stringify(entry.slice(0, 60))}: ${problem}; expected Name or Incoming:Outgoing`,
+        `${raw.source}: the ${ordinal(index + 1)} entry: ${problem}; expected Name or Incoming:Outgoing`,
       );
     }
     return { from, to };

@@ -16,6 +16,11 @@ export function parseHeaderValue(value: unknown): string | { readonly invalid: s
   return { invalid: `must be a string, number or boolean, not ${kind}` };
 }
 
+/** Whether `name` may be a header name; one that may not is never quoted, since it may be a value. */
+export function isHeaderName(name: string): boolean {
+  return TOKEN.test(name);
+}
+
 /** An ordered set of headers, one per case-insensitive name. */
 export class HeaderSet {
   readonly #entries = new Map<string, { readonly name: string; readonly value: string }>();
@@ -30,7 +35,7 @@ export class HeaderSet {
     value: string | { readonly invalid: string },
     position = 'a header name',
   ): string | undefined {
-    if (!TOKEN.test(name)) {
+    if (!isHeaderName(name)) {
       return `${position} is not a valid HTTP header name such as X-Api-Key (it is not shown: it may be a value)`;
     }
     if (MANAGED.has(name.toLowerCase())) return `header ${name} cannot be set: the HTTP client manages it`;

@@ -2,7 +2,7 @@ import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { parseEndpoint } from '../http/endpoint.js';
-import { HeaderSet, ordinal, parseHeaderValue } from '../http/headers.js';
+import { HeaderSet, isHeaderName, ordinal, parseHeaderValue } from '../http/headers.js';
 
 /**
  * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts
@@ -47,10 +47,20 @@ export function parseInput<S extends z.ZodObject>(precise: S, args: unknown): z.
       const known = Object.keys(precise.shape).join(', ');
       return `unknown input ${issue.keys.map((key) => JSON.stringify(key.slice(0, 60))).join(', ')} (the inputs are ${known})`;
     }
-    const name = issue.path.length > 0 ? issue.path.map(String).join('.') : 'arguments';
+    const name = issue.path.length > 0 ? describePath(issue.path, given) : 'arguments';
     return `${name} ${issue.message}`;
   });
   throw new ToolError('INVALID_INPUT', problems.join('; '));
+}
+
+// A key of `headers` that is no header name may be a value pasted in the wrong place: named by position.
+function describePath(path: readonly PropertyKey[], given: Record<string, unknown>): string {
+  const [input, key] = path;
+  if (input === 'headers' && typeof key === 'string' && !isHeaderName(key)) {
+    const index = Object.keys(given.headers ?? {}).indexOf(key);
+    return `headers: the value of the ${ordinal(index + 1)} header (its name is not shown: it is not a valid HTTP header name)`;
+  }
+  return path.map(String).join('.');
 }
 
 /** `endpoint`: an http(s) URL without user-info. */

@@ -178,6 +178,7 @@ describe('encoded slashes and dot segments under --allowedEndpoints', () => {
     '/api/..%5cadmin',
     '/api/..%5C..%5Cadmin',
     '/api/%252e%252e%252fadmin',
+    '/api/..;/admin',
   ];
   for (const path of forms) {
     test(`MUST NOT send a request to ${path}, and the endpoint's log stays empty`, async () => {

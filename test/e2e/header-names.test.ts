@@ -49,6 +49,31 @@ describe('per-call header names', () => {
     });
   }
 
+  for (const tool of ['graphql_query', 'graphql_introspect']) {
+    test(`${tool} MUST NOT echo a header name that is really a value when its value has the wrong type`, async () => {
+      const before = api.requests.length;
+      const result = await mcp.call(tool, {
+        ...(tool === 'graphql_query' ? { query: '{ books { title } }' } : {}),
+        headers: { 'X-Request-Id': '7', [TOKEN]: { nested: true } },
+      });
+      assert.equal(result.isError, true);
+      assert.match(
+        texts(result)[0] ?? '',
+        /^INVALID_INPUT: headers: the value of the 2nd header \(its name is not shown: it is not a valid HTTP header name\) must be a string/,
+      );
+      assertNoPartOfToken(result);
+      assert.equal(api.requests.length, before, 'nothing was sent');
+    });
+  }
+
+  test('a valid header name whose value has the wrong type is named', async () => {
+    const result = await mcp.call('graphql_query', {
+      query: '{ books { title } }',
+      headers: { 'X-Token': ['a'] },
+    });
+    assert.match(texts(result)[0] ?? '', /^INVALID_INPUT: headers\.X-Token must be a string/);
+  });
+
   test('a valid header name with an invalid value is still named', async () => {
     const result = await mcp.call('graphql_query', {
       query: '{ books { title } }',

@@ -591,6 +591,23 @@ describe('parseCommand headers', () => {
   }
 });
 
+describe('parseCommand --forwardHeaders', () => {
+  test('MUST NOT quote an entry that is not a header name: the error gives its position', () => {
+    const error = configError(['--transport=http', `--forwardHeaders=X-Api-Key,${SECRET}`]);
+    assert.match(
+      error.message,
+      /^--forwardHeaders: the 2nd entry: its incoming name is not a valid HTTP header name.*expected Name or Incoming:Outgoing$/,
+    );
+    assertNoPartOf(SECRET, error.message);
+  });
+
+  test('MUST NOT quote an entry with more than one ":": the error gives its position', () => {
+    const error = configError(['--transport=http', `--forwardHeaders=X-Key:X-Other:${SECRET.slice(7)}`]);
+    assert.match(error.message, /^--forwardHeaders: the 1st entry: it has more than one ":"/);
+    assertNoPartOf(SECRET, error.message);
+  });
+});
+
 describe('parseCommand help, version and bad arguments', () => {
   test('--help asks for the help', () => {
     assert.deepEqual(parseCommand(['--help'], {}), { kind: 'help' });

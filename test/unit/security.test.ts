@@ -220,6 +220,10 @@ describe('paths under --allowedEndpoints', () => {
     'https://other.example.com/api/..%5Cadmin',
     'https://other.example.com/api/%252e%252e%252fadmin',
     'https://other.example.com/api/v1%2fgraphql',
+    'https://other.example.com/api/..;/admin',
+    'https://other.example.com/api/..;jsessionid=x/admin',
+    'https://other.example.com/api/.;/graphql',
+    'https://other.example.com/api/%2e%2e;/admin',
   ];
   for (const url of encoded) {
     test(`MUST NOT allow ${new URL(url).pathname} below a listed prefix`, () => {
@@ -239,6 +243,11 @@ describe('paths under --allowedEndpoints', () => {
 
   test('a backslash is read as a slash before matching', () => {
     assert.equal(allowed(scoped, 'https://other.example.com/api\\..\\admin'), false);
+  });
+
+  test('a path parameter on a segment that is not a dot segment is allowed', () => {
+    assert.equal(allowed(scoped, 'https://other.example.com/api/graphql;v=2'), true);
+    assert.equal(allowed(scoped, 'https://other.example.com/api/..x;/graphql'), true);
   });
 
   test('an encoded character that is neither a slash nor a dot segment is allowed', () => {
