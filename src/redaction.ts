@@ -226,6 +226,15 @@ export class Redactor {
   }
 }
 
+/** Says that an answer was changed, and why, without a word of what was hidden. */
+export function redactionNote(hidden: number, what = 'response'): string {
+  const values = hidden === 1 ? '1 value' : `${hidden} values`;
+  return (
+    `Note: ${values} in this ${what} matched credentials sent with this request (a header value or a URL ` +
+    `query-string value, as sent or encoded) and ${hidden === 1 ? 'was' : 'were'} replaced by [redacted].`
+  );
+}
+
 const built = new WeakMap<HeaderSet, { key: string; redactor: Redactor }>();
 
 const FILTER_SIZE = 1 << 16;

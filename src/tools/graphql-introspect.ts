@@ -9,7 +9,7 @@ import { clampText } from '../graphql/text-budget.js';
 import type { IntrospectedSchema } from '../graphql/schema-view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { HeaderSet } from '../http/headers.js';
-import { Redactor } from '../redaction.js';
+import { Redactor, redactionNote } from '../redaction.js';
 import { assertEndpointAllowed, configuredUrls, headersFor, redirectCheck } from '../security.js';
 import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
@@ -104,6 +104,9 @@ export async function runIntrospect(
   let notes: string[] = [];
   let sentHeaders = [config.headers];
   let urls = configuredUrls(config);
+  // One matcher per call, built when first needed: by then the call's headers and URL are known.
+  let redactor: Redactor | undefined;
+  const hide = () => (redactor ??= Redactor.of(sentHeaders, urls));
   try {
     const input = parseInput(inputSchema, raw);
     // Introspection, the schema views and the cache, from the first call on.
@@ -130,7 +133,7 @@ export async function runIntrospect(
       async (loadSignal) => {
         const fetched = new steps.IntrospectedSchema(
           await fetchIntrospection(steps, config, endpoint, request.headers, loadSignal, (text) =>
-            Redactor.of(sentHeaders, urls).text(text),
+            hide().text(text),
           ),
         );
         // A schema that cannot be read is a failure, and failures are not kept.
@@ -147,14 +150,18 @@ export async function runIntrospect(
       throw error;
     }
     const question = { typeNames: input.typeNames, search: input.search };
-    const text = await steps.answerSchemaQuestion(
-      schema,
-      view,
-      question,
-      textBudget(config.maxSchemaChars, notes),
-    );
+    const room = textBudget(config.maxSchemaChars, notes);
+    const answer = await steps.answerSchemaQuestion(schema, view, question, room);
     if (config.schemaTtl > 0) steps.prepareSearchSoon(view);
-    return { content: [text, ...notes].map((text) => ({ type: 'text' as const, text })) };
+    // A schema's names and descriptions are the endpoint's text, and may quote the request's headers.
+    const { value: text, hidden } = hide().json(answer);
+    const texts = [text, ...notes];
+    if (hidden > 0) {
+      const note = redactionNote(hidden, 'schema');
+      texts[0] = clampText(text, room - note.length - 2);
+      texts.push(note);
+    }
+    return { content: texts.map((text) => ({ type: 'text' as const, text })) };
   } catch (error) {
     if (!(error instanceof ToolError)) {
       // The cache rejects a caller that gave up with its signal's reason.
@@ -162,7 +169,7 @@ export async function runIntrospect(
         return errorResult(new ToolError('CANCELLED', 'the client cancelled the call'), notes);
       throw error;
     }
-    const message = Redactor.of(sentHeaders, urls).text(error.message);
+    const message = hide().text(error.message);
     // Errors obey the budget too: a long list of suggestions or an endpoint's messages are cut.
     const room = textBudget(config.maxSchemaChars, notes) - error.code.length - 2;
     return errorResult(new ToolError(error.code, clampText(message, room)), notes);

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
-import { Redactor } from '../redaction.js';
-import { assertEndpointAllowed, configuredUrls, headersFor, redact, redirectCheck } from '../security.js';
+import { Redactor, redactionNote } from '../redaction.js';
+import { assertEndpointAllowed, configuredUrls, headersFor, redirectCheck } from '../security.js';
 import { describeTools } from './catalog.js';
 import {
   advertised,
@@ -97,6 +97,9 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
   let notes: string[] = [];
   let sentHeaders = [config.headers];
   let urls = configuredUrls(config);
+  // One matcher per call, built when first needed: by then the call's headers and URL are known.
+  let redactor: Redactor | undefined;
+  const hide = () => (redactor ??= Redactor.of(sentHeaders, urls));
   try {
     // 1. Inputs. variables and headers are read from the raw arguments: the validator's copies
     //    silently drop a "__proto__" key, and these go to the endpoint exactly as given.
@@ -172,12 +175,12 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
       signal,
       retryable: !mutates,
       checkHop: redirectCheck(config, endpoint),
-      redact: (text) => redact(text, sentHeaders, urls),
+      redact: (text) => hide().text(text),
     });
-    return graphqlResult(result, notes, Redactor.of(sentHeaders, urls));
+    return graphqlResult(result, notes, hide());
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    const safe = new ToolError(error.code, Redactor.of(sentHeaders, urls).text(error.message));
+    const safe = new ToolError(error.code, hide().text(error.message));
     return errorResult(safe, notes);
   }
 }
@@ -232,13 +235,4 @@ function graphqlResult(
     structuredContent: result,
     ...(failed ? { isError: true } : {}),
   };
-}
-
-/** Says that the response was changed, and why, without a word of what was hidden. */
-function redactionNote(hidden: number): string {
-  const values = hidden === 1 ? '1 value' : `${hidden} values`;
-  return (
-    `Note: ${values} in this response matched credentials sent with this request (a header value or a URL ` +
-    `query-string value, as sent or encoded) and ${hidden === 1 ? 'was' : 'were'} replaced by [redacted].`
-  );
 }

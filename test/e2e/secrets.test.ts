@@ -2,14 +2,16 @@
 // the per-call headers, the forwarded headers of remote mode, and the endpoint URL's user-info and query
 // string. Every success and error path of both tools is driven, with endpoints that echo what they received
 // (request headers and URL) in HTML error pages, JSON bodies, GraphQL responses (errors[].message,
-// errors[].extensions, data values and keys), introspection errors, status lines, content types and redirect
-// targets, as sent and transformed (lower- and upper-cased, split across lines, cut in half, base64, hex, a
-// Basic credential decoded); then every byte of raw stdout (results and log notifications at level debug),
-// every tool result, every HTTP response of remote mode and every byte of stderr is scanned. No value may
-// appear, whole or in part (any 8 characters of one, in any case, across line breaks, or that many
-// characters' worth of its base64 or hex), ever.
+// errors[].extensions, data values and keys), introspected schemas (type names and descriptions),
+// introspection errors, status lines, content types and redirect targets, as sent and transformed (lower-
+// and upper-cased, split across lines, cut in half, base64, hex, a Basic credential decoded); then every
+// byte of raw stdout (results and log notifications at level debug), every tool result, every HTTP response
+// of remote mode and every byte of stderr is scanned. No value may appear, whole or in part (any 8
+// characters of one, in any case, across line breaks, or that many characters' worth of its base64 or
+// hex), ever.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import {
   graphqlHandler,
@@ -318,6 +320,29 @@ function echoRoutes(server: FaultServer, otherOrigin: string): void {
     '/introspection-error-object': ({ res, request }) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ errors: [{ detail: echoed(request) }] }));
+    },
+    // A schema that builds, whose descriptions quote every credential in each transform and whose types
+    // are named after the bare token: graphql_introspect's answer quotes them.
+    '/introspection-echo': (exchange) => {
+      const { request } = exchange;
+      const credentials = Object.entries(request.headers)
+        .filter(([name]) => /auth|token|key/i.test(name))
+        .map(([, value]) => String(value));
+      const echoes = [...credentials, request.url].flatMap((value) =>
+        TRANSFORMS.flatMap((transform) => transform.of(value)),
+      );
+      const named = (name: string) => name.replace(/[^_0-9A-Za-z]/g, '_').replace(/^(?=\d)/, '_');
+      const token = new GraphQLObjectType({
+        name: named(bareToken(request)),
+        description: echoes.join('\n'),
+        fields: { [named(bareToken(request).toLowerCase())]: { type: GraphQLString } },
+      });
+      const query = new GraphQLObjectType({
+        name: 'Query',
+        description: `Signed in as ${authorization(request)}`,
+        fields: { whoami: { type: token, description: echoes.join(' / ') } },
+      });
+      return graphqlHandler(new GraphQLSchema({ query }))(exchange);
     },
     '/introspection-bad-schema': ({ res, request }) => {
       // A type named after the token: graphql-js names the type it cannot find in its message.
@@ -697,6 +722,11 @@ const INTROSPECT_CASES: Case[] = [
     expected: 'INVALID_RESPONSE',
   },
   {
+    name: 'a schema echoing the request in its descriptions, transformed, and naming types after the token',
+    args: () => ({ headers: ECHO_CALL_HEADERS, endpoint: at('/introspection-echo') }),
+    expected: 'RESULT',
+  },
+  {
     name: 'a schema that cannot be built, naming a type after the token',
     args: () => ({ headers: CALL_HEADERS, endpoint: at('/introspection-bad-schema') }),
     expected: 'INVALID_RESPONSE',
@@ -764,6 +794,14 @@ for (const [label, session] of [
         await drive(session(), 'graphql_introspect', given, codeFor(given, expected));
       });
     }
+
+    test('a schema that echoes credentials is answered with them hidden, and says so', async () => {
+      const given = { headers: ECHO_CALL_HEADERS, endpoint: at('/introspection-echo'), typeNames: ['Query'] };
+      const result = await drive(session(), 'graphql_introspect', given, 'RESULT');
+      assert.match(texts(result)[0]!, /type Query \{/);
+      assert.match(texts(result)[0]!, /\[redacted\]/);
+      assert.match(texts(result).at(-1)!, /^Note: \d+ values? in this schema matched credentials/);
+    });
   });
 }
 
@@ -858,13 +896,17 @@ describe('remote mode, with a forwarded credential', () => {
   });
 
   /** One raw tools/call, asking for every log notification; the whole HTTP response is scanned. */
-  async function driveRemote(args: Record<string, unknown>, expected: string): Promise<void> {
+  async function driveRemote(
+    args: Record<string, unknown>,
+    expected: string,
+    tool = 'graphql_query',
+  ): Promise<void> {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
       params: {
-        name: 'graphql_query',
+        name: tool,
         arguments: args,
         _meta: { 'io.modelcontextprotocol/logLevel': 'debug' },
       },
@@ -898,6 +940,11 @@ describe('remote mode, with a forwarded credential', () => {
       await driveRemote(args(), expected);
     });
   }
+
+  test('MUST NOT reveal any secret in a schema that echoes the request', async () => {
+    const args = { headers: ECHO_CALL_HEADERS, endpoint: at('/introspection-echo') };
+    await driveRemote(args, 'RESULT', 'graphql_introspect');
+  });
 
   test('MUST NOT reveal a token that names the host of a redirect', async () => {
     await driveRemote(withCall({ endpoint: at('/redirect-host') }), 'HTTP_ERROR');
