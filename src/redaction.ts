@@ -107,41 +107,35 @@ export class Redactor {
     return { value: this.#walk(value, counter) as T, hidden: counter.hidden };
   }
 
-  #walk(value: unknown, counter: { hidden: number }): unknown {
-    if (typeof value === 'string') return this.#string(value, counter);
-    if (typeof value !== 'object' || value === null) return value;
-    if (Array.isArray(value)) {
-      let copy: unknown[] | undefined;
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        const redacted = this.#walk(item, counter);
-        if (redacted !== item) (copy ??= value.slice())[i] = redacted;
+  // Iterative: a value nested deeper than the call stack allows is walked all the same.
+  #walk(root: unknown, counter: { hidden: number }): unknown {
+    if (typeof root === 'string') return this.#string(root, counter);
+    if (typeof root !== 'object' || root === null) return root;
+    const stack: Frame[] = [frameOf(root)];
+    let walked: unknown;
+    for (;;) {
+      const frame = stack[stack.length - 1]!;
+      const { node, keys } = frame;
+      if (frame.at === (keys === undefined ? (node as unknown[]).length : keys.length)) {
+        stack.pop();
+        walked = copyOf(frame);
+        if (stack.length === 0) return walked;
+        settle(stack[stack.length - 1]!, walked);
+        continue;
       }
-      return copy ?? value;
+      let child: unknown;
+      if (keys === undefined) child = (node as unknown[])[frame.at];
+      else {
+        const key = keys[frame.at]!;
+        frame.key = this.#string(key, counter);
+        child = (node as Record<string, unknown>)[key];
+      }
+      if (typeof child === 'object' && child !== null) {
+        stack.push(frameOf(child));
+        continue;
+      }
+      settle(frame, typeof child === 'string' ? this.#string(child, counter) : child);
     }
-    let changed = false;
-    const entries: Array<[string, unknown]> = [];
-    for (const key in value) {
-      const item = (value as Record<string, unknown>)[key];
-      const safeKey = this.#string(key, counter);
-      const redacted = this.#walk(item, counter);
-      if (safeKey !== key || redacted !== item) changed = true;
-      entries.push([safeKey, redacted]);
-    }
-    if (!changed) return value;
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of entries) {
-      // As JSON.parse made it: a "__proto__" key is an ordinary property, not the prototype.
-      if (key === '__proto__') {
-        Object.defineProperty(copy, key, {
-          value: item,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else copy[key] = item;
-    }
-    return copy;
   }
 
   #string(text: string, counter: { hidden: number }): string {
@@ -233,6 +227,56 @@ export function redactionNote(hidden: number, what = 'response'): string {
     `Note: ${values} in this ${what} matched credentials sent with this request (a header value or a URL ` +
     `query-string value, as sent or encoded) and ${hidden === 1 ? 'was' : 'were'} replaced by [redacted].`
   );
+}
+
+/** An array or object being walked, and its copy once something in it has changed. */
+interface Frame {
+  readonly node: object;
+  /** The object's own keys; undefined for an array. */
+  readonly keys: string[] | undefined;
+  /** The index of the item (or key) being walked. */
+  at: number;
+  /** That item's key, redacted. */
+  key: string;
+  /** The items walked so far, from the first change on: an array's, or an object's entries. */
+  copy: unknown[] | Array<[string, unknown]> | undefined;
+}
+
+function frameOf(node: object): Frame {
+  return { node, keys: Array.isArray(node) ? undefined : Object.keys(node), at: 0, key: '', copy: undefined };
+}
+
+/** Records the walked value of the frame's current item, and moves on to the next. */
+function settle(frame: Frame, walked: unknown): void {
+  const { node, keys, at } = frame;
+  if (keys === undefined) {
+    if (walked !== (node as unknown[])[at])
+      ((frame.copy as unknown[] | undefined) ??= (node as unknown[]).slice())[at] = walked;
+  } else {
+    const key = keys[at]!;
+    let entries = frame.copy as Array<[string, unknown]> | undefined;
+    if (entries === undefined && (frame.key !== key || walked !== (node as Record<string, unknown>)[key])) {
+      entries = frame.copy = keys
+        .slice(0, at)
+        .map((kept): [string, unknown] => [kept, (node as Record<string, unknown>)[kept]]);
+    }
+    entries?.push([frame.key, walked]);
+  }
+  frame.at++;
+}
+
+/** The walked value of a finished frame: the very node when nothing in it changed. */
+function copyOf(frame: Frame): unknown {
+  if (frame.copy === undefined) return frame.node;
+  if (frame.keys === undefined) return frame.copy;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of frame.copy as Array<[string, unknown]>) {
+    // As JSON.parse made it: a "__proto__" key is an ordinary property, not the prototype.
+    if (key === '__proto__') {
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    } else copy[key] = item;
+  }
+  return copy;
 }
 
 const built = new WeakMap<HeaderSet, { key: string; redactor: Redactor }>();

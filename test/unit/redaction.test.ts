@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HeaderSet } from '../../src/http/headers.ts';
-import { Redactor } from '../../src/redaction.ts';
+import { Redactor, redactionNote } from '../../src/redaction.ts';
 
 const TOKEN = 'Zq7Xw2Kp9Vt4Lm3N';
 const API_KEY = 'Hb5Rt8Yc1Wq6Ej0P';
@@ -245,6 +245,28 @@ describe('Redactor.json: a GraphQL response', () => {
     });
   });
 
+  test('a copied object keeps its keys in their order, the ones before the change included', () => {
+    const { value } = redactor.json({ a: 1, b: 'two', [`k-${TOKEN}`]: 3, d: [4] });
+    assert.deepEqual(Object.entries(value), [
+      ['a', 1],
+      ['b', 'two'],
+      ['k-[redacted]', 3],
+      ['d', [4]],
+    ]);
+  });
+
+  test('a value nested far deeper than the call stack allows is walked, and its secret hidden', () => {
+    let deep: unknown = `Bearer ${TOKEN}`;
+    for (let i = 0; i < 200_000; i++) deep = i % 2 === 0 ? [deep] : { k: deep };
+    const { value, hidden } = redactor.json(deep);
+    assert.equal(hidden, 1);
+    let inner: unknown = value;
+    while (typeof inner === 'object' && inner !== null) {
+      inner = Array.isArray(inner) ? inner[0] : (inner as { k: unknown }).k;
+    }
+    assert.equal(inner, '[redacted]');
+  });
+
   test('a "__proto__" key stays an ordinary key of the copy', () => {
     const response = JSON.parse(`{"data":{"__proto__":{"polluted":"${TOKEN}"}}}`) as Record<string, unknown>;
     const { value } = redactor.json(response);
@@ -252,5 +274,16 @@ describe('Redactor.json: a GraphQL response', () => {
     assert.deepEqual(Object.keys(data), ['__proto__']);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal(JSON.stringify(value).includes(TOKEN), false);
+  });
+});
+
+describe('redactionNote', () => {
+  test('the note counts the values hidden and names what was answered, never a value', () => {
+    assert.equal(
+      redactionNote(2, 'schema'),
+      'Note: 2 values in this schema matched credentials sent with this request (a header value or a URL ' +
+        'query-string value, as sent or encoded) and were replaced by [redacted].',
+    );
+    assert.match(redactionNote(1), /^Note: 1 value in this response .* was replaced by \[redacted\]\.$/);
   });
 });
