@@ -2,7 +2,6 @@ import type { Config } from './config.js';
 import { ToolError } from './errors.js';
 import { describeEndpoint } from './http/endpoint.js';
 import type { HeaderSet } from './http/headers.js';
-import { Redactor } from './redaction.js';
 
 // The operator trusts the default endpoint's origin and the --allowedEndpoints entries; nothing else.
 // A prompt-injected model picks the per-call endpoint, so it must not be able to steer credentials away.
@@ -119,12 +118,4 @@ export function headersFor(
 /** The URLs the operator configured: their query strings (an api_key=…) are secrets like the startup headers. */
 export function configuredUrls(config: Config): URL[] {
   return [config.endpoint, ...(config.allowedEndpoints ?? [])];
-}
-
-/**
- * Hides header values and URL query-string values in text that quotes what an endpoint sent back: an
- * error page may echo the request's headers or its URL (see redaction.ts for the forms matched).
- */
-export function redact(text: string, headers: readonly HeaderSet[], urls: readonly URL[] = []): string {
-  return Redactor.of(headers, urls).text(text);
 }

@@ -102,38 +102,43 @@ async function clientV2(transport: 'stdio' | 'http'): Promise<EraClient> {
 const text = (result: Result) => result.content[0]?.text ?? '';
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
+/** What every client gets, whatever its era and transport: both tools, the same results, the mutation guard. */
+function theWholeProduct(client: () => EraClient): void {
+  test('lists both tools', async () => {
+    const names = (await client().listTools()).map((tool) => tool.name).sort();
+    assert.deepEqual(names, ['graphql_introspect', 'graphql_query']);
+  });
+
+  test('runs a query and gets the GraphQL response', async () => {
+    const result = await client().call('graphql_query', { query: BOOKS });
+    assert.notEqual(result.isError, true, text(result));
+    const books = (result.structuredContent as { data: { books: unknown[] } }).data.books;
+    assert.equal(books.length, 2);
+    assert.deepEqual(JSON.parse(text(result)), result.structuredContent);
+  });
+
+  test('introspects the schema as SDL', async () => {
+    const result = await client().call('graphql_introspect', {});
+    assert.notEqual(result.isError, true, text(result));
+    assert.match(text(result), /type Query \{/);
+  });
+
+  test('refuses a mutation with MUTATION_NOT_ALLOWED', async () => {
+    const result = await client().call('graphql_query', {
+      query: 'mutation { addReview(bookId: "b1", rating: 5) { rating } }',
+    });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /^MUTATION_NOT_ALLOWED: /);
+  });
+}
+
 for (const transport of ['stdio', 'http'] as const) {
   describe(`a 2025-era client (SDK v1, initialize) over ${transport}`, () => {
     let client: EraClient;
     before(async () => (client = await clientV1(transport)));
     after(() => client.close());
 
-    test('lists both tools', async () => {
-      const names = (await client.listTools()).map((tool) => tool.name).sort();
-      assert.deepEqual(names, ['graphql_introspect', 'graphql_query']);
-    });
-
-    test('runs a query and gets the GraphQL response', async () => {
-      const result = await client.call('graphql_query', { query: BOOKS });
-      assert.notEqual(result.isError, true, text(result));
-      const books = (result.structuredContent as { data: { books: unknown[] } }).data.books;
-      assert.equal(books.length, 2);
-      assert.deepEqual(JSON.parse(text(result)), result.structuredContent);
-    });
-
-    test('introspects the schema as SDL', async () => {
-      const result = await client.call('graphql_introspect', {});
-      assert.notEqual(result.isError, true, text(result));
-      assert.match(text(result), /type Query \{/);
-    });
-
-    test('refuses a mutation with MUTATION_NOT_ALLOWED', async () => {
-      const result = await client.call('graphql_query', {
-        query: 'mutation { addReview(bookId: "b1", rating: 5) { rating } }',
-      });
-      assert.equal(result.isError, true);
-      assert.match(text(result), /^MUTATION_NOT_ALLOWED: /);
-    });
+    theWholeProduct(() => client);
 
     if (transport === 'stdio') {
       test('gets log notifications at the level it set with logging/setLevel', async () => {
@@ -158,31 +163,7 @@ for (const transport of ['stdio', 'http'] as const) {
       assert.equal(client.protocolVersion(), MODERN);
     });
 
-    test('lists both tools', async () => {
-      const names = (await client.listTools()).map((tool) => tool.name).sort();
-      assert.deepEqual(names, ['graphql_introspect', 'graphql_query']);
-    });
-
-    test('runs a query and gets the GraphQL response', async () => {
-      const result = await client.call('graphql_query', { query: BOOKS });
-      assert.notEqual(result.isError, true, text(result));
-      const books = (result.structuredContent as { data: { books: unknown[] } }).data.books;
-      assert.equal(books.length, 2);
-    });
-
-    test('introspects the schema as SDL', async () => {
-      const result = await client.call('graphql_introspect', {});
-      assert.notEqual(result.isError, true, text(result));
-      assert.match(text(result), /type Query \{/);
-    });
-
-    test('refuses a mutation with MUTATION_NOT_ALLOWED', async () => {
-      const result = await client.call('graphql_query', {
-        query: 'mutation { addReview(bookId: "b1", rating: 5) { rating } }',
-      });
-      assert.equal(result.isError, true);
-      assert.match(text(result), /^MUTATION_NOT_ALLOWED: /);
-    });
+    theWholeProduct(() => client);
 
     test('MUST NOT send a log notification for a request whose _meta asks for no level', async () => {
       client.logs.length = 0;
