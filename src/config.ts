@@ -22,11 +22,21 @@ export interface Config {
   readonly maxSchemaChars: number;
   /** Seconds an introspected schema is reused; 0 fetches it on every call. @default 300 */
   readonly schemaTtl: number;
+  /** Most characters of compact JSON a query result keeps; longer ones are shortened. 0: off. @default 40000 */
+  readonly maxResultChars: number;
+  /** When documents are validated against the schema before they are sent. @default cached */
+  readonly validate: ValidateMode;
   /** How MCP clients reach the server. @default stdio */
   readonly transport: 'stdio' | 'http';
   /** Streamable HTTP settings; used only with transport http. */
   readonly http: HttpOptions;
 }
+
+/**
+ * `cached`: when the endpoint's schema is known (fetched within --schemaTtl); `always`: fetch it first when
+ * it is not; `off`: never.
+ */
+export type ValidateMode = 'cached' | 'always' | 'off';
 
 /** The Streamable HTTP transport's settings (remote mode). */
 export interface HttpOptions {
@@ -77,6 +87,8 @@ const OPTIONS = {
   maxResponseBytes: { env: 'GRAPHQL_MAX_RESPONSE_BYTES' },
   maxSchemaChars: { env: 'GRAPHQL_MAX_SCHEMA_CHARS' },
   schemaTtl: { env: 'GRAPHQL_SCHEMA_TTL' },
+  maxResultChars: { env: 'GRAPHQL_MAX_RESULT_CHARS' },
+  validate: { env: 'GRAPHQL_VALIDATE' },
   transport: { env: 'GRAPHQL_MCP_TRANSPORT' },
   host: { env: 'GRAPHQL_MCP_HOST' },
   port: { env: 'GRAPHQL_MCP_PORT' },
@@ -117,6 +129,10 @@ Options (each also read from the environment variable shown):
                                 (default: 40000)   [GRAPHQL_MAX_SCHEMA_CHARS]
       --schemaTtl <seconds>     how long a fetched schema is reused, 0 = never
                                 (default: 300)   [GRAPHQL_SCHEMA_TTL]
+      --maxResultChars <n>      longer query results are shortened to fit, 0 = never
+                                (default: 40000)   [GRAPHQL_MAX_RESULT_CHARS]
+      --validate <mode>         check documents against the schema before sending:
+                                cached, always or off (default: cached)   [GRAPHQL_VALIDATE]
 
 Remote mode (Streamable HTTP at POST /mcp, stateless; GET /health):
       --transport <stdio|http>  how clients connect (default: stdio)   [GRAPHQL_MCP_TRANSPORT]
@@ -166,6 +182,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       optional(raw('maxSchemaChars'), (v) => readInteger(v, MIN_SCHEMA_CHARS, Number.MAX_SAFE_INTEGER)) ??
       40_000,
     schemaTtl: optional(raw('schemaTtl'), (v) => readInteger(v, 0, 31_536_000)) ?? 300,
+    maxResultChars:
+      optional(raw('maxResultChars'), (v) => readInteger(v, 0, Number.MAX_SAFE_INTEGER)) ?? 40_000,
+    validate: optional(raw('validate'), readValidateMode) ?? 'cached',
     transport: optional(raw('transport'), readTransport) ?? 'stdio',
     http: readHttpOptions(raw),
   };
@@ -245,6 +264,12 @@ function readUrl({ value, source }: RawValue): URL {
   const result = parseEndpoint(value);
   if (typeof result === 'string') throw new ConfigError(`${source} ${result}`);
   return result;
+}
+
+function readValidateMode({ value, source }: RawValue): ValidateMode {
+  const mode = value.trim().toLowerCase();
+  if (mode === 'cached' || mode === 'always' || mode === 'off') return mode;
+  throw new ConfigError(`${source} must be cached, always or off, got ${JSON.stringify(value.slice(0, 20))}`);
 }
 
 function readUrlList(raw: RawValue): URL[] {

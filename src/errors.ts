@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'SUBSCRIPTION_NOT_SUPPORTED'
   | 'MUTATION_NOT_ALLOWED'
   | 'COMPLEXITY_LIMIT'
+  | 'VALIDATION_FAILED'
   | 'TIMEOUT'
   | 'NETWORK_ERROR'
   | 'HTTP_ERROR'
@@ -21,12 +22,17 @@ export type ErrorCode =
 /** A failure the model can act on: becomes an `isError` result whose text starts with its code. */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
+  /** The HTTP status the endpoint answered with, when the failure is its answer. */
+  readonly status: number | undefined;
+  /** An answer worth repeating for a while instead of asking again (introspection turned off). */
+  remember = false;
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; status?: number },
   ) {
     super(message, options);
+    this.status = options?.status;
   }
 }
 

@@ -119,3 +119,29 @@ export function headersFor(
 export function configuredUrls(config: Config): URL[] {
   return [config.endpoint, ...(config.allowedEndpoints ?? [])];
 }
+
+/**
+ * What to do about a 401 or 403: which header names were sent to this endpoint and which configured ones were
+ * not (names only, never values).
+ */
+export function credentialAdvice(config: Config, endpoint: URL, sent: HeaderSet): string {
+  const sentNames = sent.names();
+  const withheld = config.headers.names().filter((name) => !sent.has(name));
+  if (sentNames.length > 0) {
+    const also = withheld.length > 0 ? `; the startup headers ${withheld.join(', ')} were not sent here` : '';
+    return (
+      `Sent to ${describeEndpoint(endpoint)}: the headers ${sentNames.join(', ')}${also}. ` +
+      'Check that the credential is valid and allowed to do this, or pass another in the headers input'
+    );
+  }
+  if (withheld.length > 0) {
+    return (
+      `No credentials were sent: the startup headers ${withheld.join(', ')} go only to ${config.endpoint.origin}` +
+      `${config.allowedEndpoints ? ' and the --allowedEndpoints' : ''}. Pass the credentials this endpoint needs in the headers input`
+    );
+  }
+  return (
+    'No credentials were sent: configure them when starting the server (--headers or GRAPHQL_HEADERS, e.g. ' +
+    '{"Authorization":"Bearer <token>"}), or pass them in the headers input'
+  );
+}

@@ -57,7 +57,18 @@ async function answer_(
   maxChars: number,
 ): Promise<string> {
   if (typeNames === undefined && search === undefined) {
-    return view.wholeSdl(maxChars) ?? (await renderOverview(view, maxChars));
+    // Nothing is left out silently: a model that meets a deprecated enum value in data must learn why.
+    const left = view.includeDeprecated ? 0 : schema.deprecatedCount;
+    const notes =
+      left === 0
+        ? []
+        : [
+            `# ${left.toLocaleString('en-US')} deprecated fields, arguments, input fields and enum values are ` +
+              'left out; includeDeprecated: true shows them.',
+          ];
+    const whole = view.wholeSdl(maxChars - notes.reduce((sum, note) => sum + note.length + 1, 0));
+    if (whole !== undefined) return [...notes, whole].join('\n');
+    return renderOverview(view, maxChars, notes);
   }
   if (typeNames === undefined) return searchOf(view, search!, maxChars);
   const requested = resolveTypeNames(view, typeNames, (type, member) => schema.isDeprecated(type, member));

@@ -83,6 +83,12 @@ export class SchemaCache<T> {
     return this.#wait(key, flight, signal);
   }
 
+  /** The fresh value kept for `key`, if any; never loads. */
+  peek(key: string): T | undefined {
+    const entry = this.#entries.get(key);
+    return entry !== undefined && entry.expires > this.#now() ? entry.value : undefined;
+  }
+
   /** Forgets a key's value, e.g. when it turned out to be unusable. */
   delete(key: string): void {
     this.#entries.delete(key);

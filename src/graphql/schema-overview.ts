@@ -67,19 +67,26 @@ const KIND_LABELS: Record<TypeKind, string> = {
 };
 const KIND_ORDER: readonly TypeKind[] = ['object', 'interface', 'union', 'enum', 'input', 'scalar'];
 
-/** The overview of a schema too large to return whole, at most `maxChars` long. */
-export async function renderOverview(view: SchemaView, maxChars: number): Promise<string> {
+/**
+ * The overview of a schema too large to return whole, at most `maxChars` long; `notes` (`#` lines) go into
+ * its header.
+ */
+export async function renderOverview(
+  view: SchemaView,
+  maxChars: number,
+  notes: readonly string[] = [],
+): Promise<string> {
   const parts = overviewParts(view);
   const steps: string[] = [];
   const yieldNow = createYielder();
   for (const { shape, step } of STAGES) {
     if (step !== undefined) steps.push(step);
-    const text = joinBlocks([header(view, parts, steps, maxChars), ...body(parts, shape)]);
+    const text = joinBlocks([header(view, parts, steps, maxChars, notes), ...body(parts, shape)]);
     if (text.length <= maxChars) return text;
     // Each try prints the root types again: let other calls in between.
     await yieldNow();
   }
-  return clampText(cutOverview(view, parts, [...steps, CUT_STEP], maxChars), maxChars);
+  return clampText(cutOverview(view, parts, [...steps, CUT_STEP], maxChars, notes), maxChars);
 }
 
 interface Parts {
@@ -122,7 +129,13 @@ function exampleTypeOf(view: SchemaView): string | undefined {
   return best?.name ?? view.types.find((type) => kindOf(type) === 'object')?.name;
 }
 
-function header(view: SchemaView, parts: Parts, steps: readonly string[], maxChars: number): string {
+function header(
+  view: SchemaView,
+  parts: Parts,
+  steps: readonly string[],
+  maxChars: number,
+  notes: readonly string[],
+): string {
   const size = view.printedLength;
   const about =
     size >= 100_000 ? `about ${formatNumber(Math.round(size / 1000) * 1000)}` : formatNumber(size);
@@ -134,7 +147,7 @@ function header(view: SchemaView, parts: Parts, steps: readonly string[], maxCha
       'field); search: "some words" finds types and fields, each with a path from a root field.',
   ];
   if (steps.length > 0) lines.push(`# Shortened to fit: ${steps.join('; ')}.`);
-  return lines.join('\n');
+  return [...lines, ...notes].join('\n');
 }
 
 function body(parts: Parts, shape: Shape): string[] {
@@ -211,7 +224,13 @@ function groupByKind(types: readonly GraphQLNamedType[]): Array<{ kind: TypeKind
 }
 
 // The last step: the shape of the previous one, each list given the room left, in order, and cut there.
-function cutOverview(view: SchemaView, parts: Parts, steps: readonly string[], maxChars: number): string {
+function cutOverview(
+  view: SchemaView,
+  parts: Parts,
+  steps: readonly string[],
+  maxChars: number,
+  notes: readonly string[],
+): string {
   type Line = string | { readonly prefix: string; readonly items: readonly string[] };
   const lines: Line[] = parts.roots.map(({ type }) => {
     const fields = Object.keys(type.getFields());
@@ -224,7 +243,7 @@ function cutOverview(view: SchemaView, parts: Parts, steps: readonly string[], m
       lines.push({ prefix: `# ${KIND_LABELS[kind]} (${formatNumber(names.length)}): `, items: names });
     }
   }
-  const head = joinBlocks([header(view, parts, steps, maxChars), schemaDefinition(parts)]);
+  const head = joinBlocks([header(view, parts, steps, maxChars, notes), schemaDefinition(parts)]);
   const more = (line: Line) =>
     typeof line === 'string' ? 0 : `… ${formatNumber(line.items.length)} more`.length;
   const bare = (line: Line) => (typeof line === 'string' ? line : line.prefix);

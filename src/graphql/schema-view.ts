@@ -18,6 +18,8 @@ import { mapSliced } from './time-slice.js';
 /** A fetched schema: the introspection result and its prepared views, each made once on first use. */
 export class IntrospectedSchema {
   readonly #views = new Map<boolean, Promise<SchemaView>>();
+  #validation: GraphQLSchema | undefined;
+  #deprecated: number | undefined;
 
   constructor(readonly introspection: IntrospectionQuery) {}
 
@@ -31,6 +33,34 @@ export class IntrospectedSchema {
       ('enumValues' in type && type.enumValues) ||
       [];
     return members.some((candidate) => candidate.name === member && candidate.isDeprecated === true);
+  }
+
+  /**
+   * The whole schema, deprecated members included (they may still be queried), to validate documents
+   * against; built on first use and kept.
+   */
+  validationSchema(): GraphQLSchema {
+    this.#validation ??= buildSchemaOf(this.introspection, true);
+    return this.#validation;
+  }
+
+  /** How many fields, arguments, input fields and enum values the endpoint marks deprecated. */
+  get deprecatedCount(): number {
+    if (this.#deprecated === undefined) {
+      let count = 0;
+      const deprecated = (items: ReadonlyArray<{ isDeprecated?: boolean }> | null | undefined) =>
+        items?.reduce((sum, item) => sum + (item.isDeprecated === true ? 1 : 0), 0) ?? 0;
+      for (const type of this.introspection.__schema.types) {
+        if ('fields' in type) {
+          count += deprecated(type.fields);
+          for (const field of type.fields ?? []) count += deprecated(field.args);
+        }
+        if ('inputFields' in type) count += deprecated(type.inputFields);
+        if ('enumValues' in type) count += deprecated(type.enumValues);
+      }
+      this.#deprecated = count;
+    }
+    return this.#deprecated;
   }
 
   /** The view with or without deprecated fields, arguments, input fields and enum values. */

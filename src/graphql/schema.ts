@@ -40,6 +40,47 @@ export function errorMessages(result: Record<string, unknown>): string {
   return messages.length > 0 ? messages.join('; ').slice(0, 1000) : 'no data and no errors';
 }
 
+/** The `extensions.code` values of a response's errors, each once. */
+export function errorCodes(result: Record<string, unknown>): string[] {
+  const errors = Array.isArray(result.errors) ? (result.errors as unknown[]) : [];
+  const codes = new Set<string>();
+  for (const error of errors) {
+    const code = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+    if (typeof code === 'string' && code.length <= 60) codes.add(code);
+  }
+  return [...codes];
+}
+
+/** Whether an answer says the request lacked valid credentials or permission. */
+export function isAuthFailure(status: number, codes: readonly string[]): boolean {
+  return (
+    status === 401 ||
+    status === 403 ||
+    codes.some((code) => /^(UNAUTHENTICATED|UNAUTHORIZED|FORBIDDEN|PERMISSION_DENIED)$/i.test(code))
+  );
+}
+
+/**
+ * Whether errors concern the fields of INTROSPECTION_QUERY that servers before the 2021 specification lack
+ * (deprecated arguments and input fields, specifiedByURL, isRepeatable): then the basic query may work.
+ */
+export function lacksNewerFields(result: Record<string, unknown>): boolean {
+  return /includeDeprecated|isDeprecated|deprecationReason|specifiedBy|isRepeatable/i.test(
+    errorMessages(result),
+  );
+}
+
+/** Whether errors say that introspection is turned off (Apollo, GraphQL Armor, graphql-js rules, others). */
+export function introspectionDisabled(result: Record<string, unknown>): boolean {
+  const messages = errorMessages(result);
+  return (
+    /introspection/i.test(messages) &&
+    /(not allowed|disabled|turned off|not permitted|forbidden|not available|blocked|disallowed|prohibited)/i.test(
+      messages,
+    )
+  );
+}
+
 /** The schema as SDL, leaving out deprecated fields, arguments, input fields and enum values unless asked. */
 export function printIntrospection(introspection: IntrospectionQuery, includeDeprecated: boolean): string {
   const schema = buildSchemaOf(introspection, includeDeprecated);

@@ -300,6 +300,19 @@ function tooLarge(maxBytes: number): ToolError {
   );
 }
 
+/** What a status the model can act on means (401 and 403 get the credentials' advice from the tools). */
+function statusAdvice(status: number, response: IncomingMessage): string {
+  if (status === 404)
+    return '. Nothing answers at this path: check the endpoint URL (GraphQL is often at /graphql)';
+  if (status === 405) {
+    const allow = String(response.headers.allow ?? '')
+      .replace(/[^A-Za-z, ]/g, '')
+      .slice(0, 100);
+    return `. The endpoint does not accept POST${allow === '' ? '' : ` (it allows ${allow})`}: check the endpoint URL`;
+  }
+  return '';
+}
+
 function classify(
   response: IncomingMessage,
   text: string,
@@ -333,7 +346,11 @@ function classify(
   const what = parsed === undefined ? 'not JSON' : 'JSON but not a GraphQL response (no "data" or "errors")';
   if (status < 200 || status > 299) {
     const line = `${status} ${response.statusMessage ?? ''}`.trim();
-    throw new ToolError('HTTP_ERROR', `HTTP ${line} with content type ${contentType} and ${body}`);
+    throw new ToolError(
+      'HTTP_ERROR',
+      `HTTP ${line} with content type ${contentType} and ${body}${statusAdvice(status, response)}`,
+      { status },
+    );
   }
   throw new ToolError(
     'INVALID_RESPONSE',

@@ -10,13 +10,12 @@ export function describeTools(config: Config): Record<'graphql_query' | 'graphql
   const endpoint = describeEndpoint(config.endpoint);
   return {
     graphql_query:
-      `Execute a GraphQL query against ${endpoint} (or the endpoint given) and return the GraphQL response JSON.` +
-      `${mutations}${limit} Call graphql_introspect first to learn the schema.`,
+      `Run a GraphQL query against ${endpoint} (or the endpoint given); returns the GraphQL response JSON.` +
+      `${mutations}${limit} Learn the schema with graphql_introspect first.`,
     graphql_introspect:
-      `Return the schema of ${endpoint} (or the endpoint given) as GraphQL SDL: ` +
-      'its types, fields, arguments and descriptions. Use it to write correct queries for graphql_query. ' +
+      `The schema of ${endpoint} (or the endpoint given) as GraphQL SDL, to write correct queries. ` +
       `A schema over ${config.maxSchemaChars} characters comes as an overview ` +
-      '(root fields, type names); then read what you need with typeNames (full definitions) or search ' +
+      '(root fields, type names); then read parts with typeNames (full definitions) or search ' +
       '(types and fields by words).',
   };
 }

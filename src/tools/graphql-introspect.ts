@@ -1,20 +1,14 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import type { IntrospectionQuery } from 'graphql';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
-import type { SchemaCache } from '../graphql/schema-cache.js';
 import { clampText } from '../graphql/text-budget.js';
-import type { IntrospectedSchema } from '../graphql/schema-view.js';
-import { describeEndpoint } from '../http/endpoint.js';
-import type { HeaderSet } from '../http/headers.js';
 import { Redactor, redactionNote } from '../redaction.js';
-import { assertEndpointAllowed, configuredUrls, headersFor, redirectCheck } from '../security.js';
+import { assertEndpointAllowed, configuredUrls, headersFor } from '../security.js';
 import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
-
-type Steps = typeof import('./pipeline.js');
+import { loadSchema, sharedSchemaCache } from './schema-source.js';
 
 /** Most entries of typeNames in one call. */
 export const MAX_TYPE_NAMES = 500;
@@ -27,9 +21,7 @@ export const inputSchema = z.strictObject({
   headers: headersInput.optional(),
   includeDeprecated: z
     .boolean({ error: 'must be true or false' })
-    .describe(
-      'Include deprecated fields, arguments, input fields and enum values (with their reasons); false by default',
-    )
+    .describe('Include deprecated fields, arguments, input fields and enum values, with their reasons')
     .optional(),
   typeNames: z
     .array(
@@ -43,8 +35,8 @@ export const inputSchema = z.strictObject({
     .min(1, { error: 'must name at least one type' })
     .max(MAX_TYPE_NAMES, { error: `must name at most ${MAX_TYPE_NAMES} types per call` })
     .describe(
-      'Read these types in full: their SDL definitions, e.g. ["Repository", "IssueState"]. "Type.field" ' +
-        'gives one field (or input field, enum value) in full. Use the names the overview or a search shows.',
+      'Types to read in full, e.g. ["Repository", "IssueState"]; "Type.field" gives one member. ' +
+        'Names as the overview or a search shows them.',
     )
     .optional(),
   search: z
@@ -53,8 +45,8 @@ export const inputSchema = z.strictObject({
     .min(1, { error: 'must hold at least one word' })
     .max(MAX_SEARCH_CHARS, { error: `must be at most ${MAX_SEARCH_CHARS} characters` })
     .describe(
-      'Find types and fields by words in their names and descriptions, e.g. "pull request" (any case; ' +
-        'finds pullRequests). Gives the best matches, each with its SDL and a path from a root field.',
+      'Words to find in type and field names and descriptions, e.g. "pull request"; gives the best ' +
+        'matches with a path from a root field.',
     )
     .optional(),
 });
@@ -73,26 +65,8 @@ export function registerGraphQLIntrospect(server: McpServer, config: Config, dia
   );
 }
 
-/** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
-export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
 // What the schema text keeps at least when notes (withheld headers) share the budget with it.
 const MIN_TEXT_CHARS = 500;
-
-// Remote mode makes a server per HTTP request, whose calls must share fetched schemas all the same: servers
-// share one cache per process (and TTL). That is safe because a schema is found only by the endpoint and the
-// very headers it was fetched with.
-const processCaches = new Map<number, SchemaCache<IntrospectedSchema>>();
-
-/** The cache that the servers of this process with this config share. */
-function sharedSchemaCache(steps: Steps, config: Config): SchemaCache<IntrospectedSchema> {
-  let cache = processCaches.get(config.schemaTtl);
-  if (cache === undefined) {
-    // Per endpoint and headers sent, for --schemaTtl seconds.
-    cache = new steps.SchemaCache({ ttlMs: config.schemaTtl * 1000 });
-    processCaches.set(config.schemaTtl, cache);
-  }
-  return cache;
-}
 
 /** Runs one call; every failure is an error result whose text starts with its code. */
 export async function runIntrospect(
@@ -111,7 +85,6 @@ export async function runIntrospect(
     const input = parseInput(inputSchema, raw);
     // Introspection, the schema views and the cache, from the first call on.
     const steps = await import('./pipeline.js');
-    const schemas = sharedSchemaCache(steps, config);
     if (input.search !== undefined && steps.searchTerms(input.search).length === 0) {
       throw new ToolError('INVALID_INPUT', 'search must hold a word (letters or digits)');
     }
@@ -127,26 +100,17 @@ export async function runIntrospect(
     const includeDeprecated = input.includeDeprecated ?? false;
 
     // One fetch per endpoint and credentials while it is fresh, shared by concurrent calls.
-    const key = schemas.keyOf(endpoint, request.headers.entries());
-    const schema = await schemas.get(
-      key,
-      async (loadSignal) => {
-        const fetched = new steps.IntrospectedSchema(
-          await fetchIntrospection(steps, config, endpoint, request.headers, loadSignal, (text) =>
-            hide().text(text),
-          ),
-        );
-        // A schema that cannot be read is a failure, and failures are not kept.
-        await fetched.view(includeDeprecated);
-        return fetched;
-      },
+    const { schema, key } = await loadSchema(
+      steps,
+      config,
+      { endpoint, headers: request.headers, redact: (text) => hide().text(text) },
       signal,
     );
     let view;
     try {
       view = await schema.view(includeDeprecated);
     } catch (error) {
-      schemas.delete(key);
+      sharedSchemaCache(steps, config).delete(key);
       throw error;
     }
     const question = { typeNames: input.typeNames, search: input.search };
@@ -174,43 +138,6 @@ export async function runIntrospect(
     const room = textBudget(config.maxSchemaChars, notes) - error.code.length - 2;
     return errorResult(new ToolError(error.code, clampText(message, room)), notes);
   }
-}
-
-/** The introspection result of an endpoint: the full query, or the basic one for servers that predate it. */
-async function fetchIntrospection(
-  steps: Steps,
-  config: Config,
-  endpoint: URL,
-  headers: HeaderSet,
-  signal: AbortSignal,
-  redactText: (text: string) => string,
-): Promise<IntrospectionQuery> {
-  const introspect = async (query: string) =>
-    (
-      await steps.postGraphQL({
-        endpoint,
-        headers,
-        body: JSON.stringify({ query }),
-        timeoutMs: config.timeout,
-        maxBytes: MAX_INTROSPECTION_BYTES,
-        signal,
-        retryable: true,
-        checkHop: redirectCheck(config, endpoint),
-        redact: redactText,
-      })
-    ).result;
-
-  let result = await introspect(steps.INTROSPECTION_QUERY);
-  // Older servers reject the newer introspection fields: ask again with the basic query.
-  if (steps.introspectionOf(result) === undefined) result = await introspect(steps.BASIC_INTROSPECTION_QUERY);
-  const introspection = steps.introspectionOf(result);
-  if (introspection === undefined) {
-    throw new ToolError(
-      'INTROSPECTION_FAILED',
-      `${describeEndpoint(endpoint)} answered introspection with: ${steps.errorMessages(result)}`,
-    );
-  }
-  return introspection;
 }
 
 // Every text of a result counts against --maxSchemaChars, with two characters between texts for the

@@ -4,8 +4,18 @@ import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
 import { Redactor, redactionNote } from '../redaction.js';
-import { assertEndpointAllowed, configuredUrls, headersFor, redirectCheck } from '../security.js';
+import type { GraphQLSchema } from 'graphql';
+import { describeEndpoint } from '../http/endpoint.js';
+import type { HeaderSet } from '../http/headers.js';
+import {
+  assertEndpointAllowed,
+  configuredUrls,
+  credentialAdvice,
+  headersFor,
+  redirectCheck,
+} from '../security.js';
 import { describeTools } from './catalog.js';
+import { knownSchema, loadSchema, withAdvice } from './schema-source.js';
 import {
   advertised,
   advertisedJson,
@@ -16,17 +26,19 @@ import {
   readHeaders,
 } from './input.js';
 
+type Steps = typeof import('./pipeline.js');
+
 /** The inputs of graphql_query, validated by the tool itself (see input.ts). */
 export const inputSchema = z.strictObject({
   query: z
     .string({ error: 'must be a string holding a GraphQL document' })
     .refine((query) => query.trim() !== '', 'must not be empty')
-    .describe('The GraphQL document to execute, e.g. "query($id: ID!) { user(id: $id) { name } }"'),
+    .describe('The GraphQL document, e.g. "query($id: ID!) { user(id: $id) { name } }"'),
   variables: z
     .union([z.record(z.string(), z.unknown()), z.string()], {
       error: 'must be an object, or a string holding a JSON object',
     })
-    .describe('Values for the variables of the operation, as an object')
+    .describe("The operation's variables")
     .optional(),
   operationName: z
     .string({ error: 'must be a string' })
@@ -39,11 +51,11 @@ export const inputSchema = z.strictObject({
     .int('must be a whole number of milliseconds')
     .min(1, `must be from 1 to ${MAX_TIMEOUT_MS} ms`)
     .max(MAX_TIMEOUT_MS, `must be from 1 to ${MAX_TIMEOUT_MS} ms`)
-    .describe('Request deadline in milliseconds; defaults to the server setting')
+    .describe("Deadline in ms; default: the server's")
     .optional(),
   allowMutations: z
     .boolean({ error: 'must be true or false' })
-    .describe('Set to true to run a mutation (an operation that changes data); false by default')
+    .describe('true to run a mutation (it changes data)')
     .optional(),
 });
 
@@ -59,12 +71,9 @@ const outputSchema = advertisedJson({
   properties: {
     data: {
       type: ['object', 'null'],
-      description: 'The result of the operation; null when it failed as a whole',
+      description: 'null when the operation failed as a whole',
     },
-    errors: {
-      type: ['array', 'null'],
-      description: 'GraphQL errors, each with a message and often a path; partial data may come with them',
-    },
+    errors: { type: ['array', 'null'] },
     extensions: { type: ['object', 'null'] },
   },
 });
@@ -156,9 +165,23 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
       }
     }
 
-    // 8. The request.
     const request = headersFor(config, endpoint, callHeaders);
     notes = request.notes;
+
+    // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
+    const schema = await schemaToValidate(steps, config, endpoint, request.headers, hide, signal);
+    if (schema !== undefined) {
+      const problems = steps.validateDocument(schema, document, operation, variables);
+      if (problems.length > 0) {
+        throw new ToolError(
+          'VALIDATION_FAILED',
+          `the document does not match the schema of ${describeEndpoint(endpoint)}, so it was not sent: ` +
+            problems.map((problem, i) => `${i + 1}) ${problem}`).join(' '),
+        );
+      }
+    }
+
+    // 9. The request.
     // Serialising megabytes of variables and encoding the result take tens of milliseconds each: each
     // gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
     const large = steps.jsonLengthAtLeast(variables, LARGE_VARIABLES);
@@ -166,18 +189,24 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     // The document as analysed, printed from its tree: what was checked is what is sent.
     const body = serialise({ query: document.text, variables, operationName: input.operationName });
     if (large) await steps.letInputIn();
-    const { result } = await steps.postGraphQL({
-      endpoint,
-      headers: request.headers,
-      body,
-      timeoutMs: input.timeout ?? config.timeout,
-      maxBytes: config.maxResponseBytes,
-      signal,
-      retryable: !mutates,
-      checkHop: redirectCheck(config, endpoint),
-      redact: (text) => hide().text(text),
-    });
-    return graphqlResult(result, notes, hide());
+    const { status, result } = await steps
+      .postGraphQL({
+        endpoint,
+        headers: request.headers,
+        body,
+        timeoutMs: input.timeout ?? config.timeout,
+        maxBytes: config.maxResponseBytes,
+        signal,
+        retryable: !mutates,
+        checkHop: redirectCheck(config, endpoint),
+        redact: (text) => hide().text(text),
+      })
+      .catch((error: unknown) => {
+        throw error instanceof ToolError ? withAdvice(error, config, endpoint, request.headers) : error;
+      });
+    return graphqlResult(steps, config, result, notes, hide(), () =>
+      failureHints(steps, config, status, result, schema, endpoint, request.headers),
+    );
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     const safe = new ToolError(error.code, hide().text(error.message));
@@ -218,21 +247,89 @@ function readVariables(given: unknown): Record<string, unknown> | undefined {
 }
 
 /**
+ * The schema to check the document against: the one known for this endpoint and these headers (fetched by
+ * graphql_introspect within --schemaTtl), fetched first under --validate=always; none under off, or when
+ * it cannot be had (the call then goes on: the endpoint judges).
+ */
+async function schemaToValidate(
+  steps: Steps,
+  config: Config,
+  endpoint: URL,
+  headers: HeaderSet,
+  hide: () => Redactor,
+  signal: AbortSignal | undefined,
+): Promise<GraphQLSchema | undefined> {
+  if (config.validate === 'off') return undefined;
+  let known = knownSchema(steps, config, endpoint, headers);
+  if (known === undefined && config.validate === 'always') {
+    try {
+      known = (
+        await loadSchema(steps, config, { endpoint, headers, redact: (text) => hide().text(text) }, signal)
+      ).schema;
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+    }
+  }
+  if (known === undefined) return undefined;
+  try {
+    return known.validationSchema();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The endpoint's GraphQL response, with any credential sent on this call that it echoes hidden (it may
- * quote the request's headers in an error message or in data); an error only when it has errors and no data.
+ * quote the request's headers in an error message or in data), shortened to --maxResultChars; an error only
+ * when it has errors and no data.
  */
 function graphqlResult(
+  steps: Steps,
+  config: Config,
   response: Record<string, unknown>,
   notes: readonly string[],
   redactor: Redactor,
+  hintsOnFailure: () => string[],
 ): CallToolResult {
-  const { value: result, hidden } = redactor.json(response);
+  const redacted = redactor.json(response);
+  let result = redacted.value;
+  const hidden = redacted.hidden;
   const failed = Array.isArray(result.errors) && result.errors.length > 0 && (result.data ?? null) === null;
+  const shaped = steps.shapeResponse(result, config.maxResultChars);
+  if (shaped !== undefined) result = shaped.value;
   const texts = [JSON.stringify(result), ...notes];
+  if (shaped !== undefined) texts.push(steps.shapeNote(shaped, config.maxResultChars));
+  if (failed) texts.push(...hintsOnFailure());
   if (hidden > 0) texts.push(redactionNote(hidden));
   return {
     content: texts.map((text) => ({ type: 'text' as const, text })),
     structuredContent: result,
     ...(failed ? { isError: true } : {}),
   };
+}
+
+/**
+ * For a response with errors and no data: the valid names the endpoint's messages leave out (when the
+ * schema is known), and what to do about a refusal of credentials.
+ */
+function failureHints(
+  steps: Steps,
+  config: Config,
+  status: number,
+  result: Record<string, unknown>,
+  schema: GraphQLSchema | undefined,
+  endpoint: URL,
+  headers: HeaderSet,
+): string[] {
+  const texts: string[] = [];
+  if (schema !== undefined) {
+    const hints = steps.hintsForMessages(schema, steps.errorMessages(result).split('; '));
+    if (hints.length > 0) texts.push(`Hint from the schema: ${hints.join(' ')}`);
+  }
+  if (steps.isAuthFailure(status, steps.errorCodes(result))) {
+    texts.push(
+      `Hint: the endpoint refused the credentials (HTTP ${status}). ${credentialAdvice(config, endpoint, headers)}.`,
+    );
+  }
+  return texts;
 }

@@ -13,13 +13,33 @@ export function advertised(precise: z.ZodObject): AdvertisedSchema {
   let schema = advertisedCache.get(precise);
   if (schema === undefined) {
     const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-2020-12', io: 'input' });
-    schema = advertisedJson(jsonSchema);
+    schema = advertisedJson(lean(jsonSchema) as Record<string, unknown>);
     advertisedCache.set(precise, schema);
   }
   return schema;
 }
 // Remote mode builds a server per request: convert each schema once.
 const advertisedCache = new WeakMap<z.ZodObject, AdvertisedSchema>();
+
+/**
+ * The JSON Schema without what says nothing (object keys are strings; any extra property is allowed unless
+ * said otherwise) or nothing a model needs (length bounds it never comes near; the tool still enforces
+ * them, in its own words): every token of tools/list is paid for in the model's context, on every turn.
+ */
+const LENGTH_BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
+
+function lean(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lean);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue;
+    if (LENGTH_BOUNDS.has(key)) continue;
+    kept[key] = lean(value);
+  }
+  return kept;
+}
 
 /** A Standard Schema that lets every value through and describes itself as `jsonSchema`. */
 export type AdvertisedSchema = StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
@@ -67,7 +87,7 @@ function describePath(path: readonly PropertyKey[], given: Record<string, unknow
 export const endpointInput = z
   .string({ error: 'must be a string holding an http(s) URL' })
   .max(8_192, 'must be a URL of at most 8192 characters')
-  .describe('GraphQL endpoint URL; defaults to the one the server was started with');
+  .describe("GraphQL endpoint URL; default: the server's");
 
 /** `headers`: an object of header names to values. */
 export const headersInput = z
@@ -79,7 +99,7 @@ export const headersInput = z
     },
   )
   .describe(
-    'HTTP headers for this request, e.g. {"Authorization": "Bearer …"}; replace startup headers of the same name',
+    'HTTP headers for this call, e.g. {"Authorization": "Bearer …"}; they replace startup headers of the same name',
   );
 
 /** The endpoint to call: the input's, checked, or the startup default. */

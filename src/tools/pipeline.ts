@@ -12,9 +12,15 @@ export { searchTerms } from '../graphql/schema-search.js';
 export { IntrospectedSchema } from '../graphql/schema-view.js';
 export {
   BASIC_INTROSPECTION_QUERY,
+  errorCodes,
   errorMessages,
   INTROSPECTION_QUERY,
+  introspectionDisabled,
   introspectionOf,
+  isAuthFailure,
+  lacksNewerFields,
 } from '../graphql/schema.js';
+export { shapeNote, shapeResponse } from '../graphql/result-shape.js';
+export { hintsForMessages, validateDocument } from '../graphql/validate.js';
 export { jsonLengthAtLeast, letInputIn } from '../graphql/time-slice.js';
 export { postGraphQL } from '../http/post-graphql.js';

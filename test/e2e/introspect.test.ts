@@ -164,6 +164,13 @@ before(async () => {
           'application/graphql-response+json',
           '{"errors":[{"message":"introspection is disabled"}]}',
         );
+      case '/auth401':
+        return send(
+          res,
+          401,
+          'application/json',
+          '{"errors":[{"message":"Missing or invalid Authorization header","extensions":{"code":"UNAUTHENTICATED"}}]}',
+        );
       case '/old': {
         const newer = NEWER_FIELDS.find((field) => query.includes(field));
         if (newer !== undefined) {
@@ -324,15 +331,54 @@ describe('deprecated input fields', () => {
 describe('endpoints that refuse or predate introspection', () => {
   const session = useSession(() => [`--endpoint=${demo.url}`]);
 
-  test("gives INTROSPECTION_FAILED with the endpoint's own message when introspection is refused", async () => {
+  test('gives INTROSPECTION_FAILED saying introspection is turned off and graphql_query still works', async () => {
     const result = await session().call('graphql_introspect', { endpoint: `${odd.origin}/refuse` });
     assert.equal(result.isError, true);
-    assert.match(firstText(result), /^INTROSPECTION_FAILED: .*introspection is disabled/);
+    assert.match(firstText(result), /^INTROSPECTION_FAILED: .*has introspection turned off \(HTTP 200\)/);
+    assert.match(firstText(result), /graphql_query still works/);
   });
 
-  test('gives INTROSPECTION_FAILED when the refusal comes with HTTP status 400', async () => {
+  test('gives INTROSPECTION_FAILED with the status when the refusal comes with HTTP status 400', async () => {
     const result = await session().call('graphql_introspect', { endpoint: `${odd.origin}/refuse400` });
-    assert.match(firstText(result), /^INTROSPECTION_FAILED: .*introspection is disabled/);
+    assert.match(firstText(result), /^INTROSPECTION_FAILED: .*has introspection turned off \(HTTP 400\)/);
+  });
+
+  test('MUST NOT ask an endpoint with introspection turned off again within the interval, nor twice per call', async () => {
+    const path = '/refuse400';
+    const count = () => odd.requests.filter((request) => request.path === path).length;
+    // The tests above may have asked already; a fresh session shares nothing with them.
+    const fresh = await startMcp([`--endpoint=${demo.url}`]);
+    try {
+      const before = count();
+      const first = await fresh.call('graphql_introspect', { endpoint: `${odd.origin}${path}` });
+      const second = await fresh.call('graphql_introspect', { endpoint: `${odd.origin}${path}` });
+      assert.match(firstText(first), /^INTROSPECTION_FAILED: .*turned off/);
+      assert.equal(firstText(second), firstText(first));
+      assert.equal(count() - before, 1, 'one request for both calls: no fallback query, no second ask');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('answers a 401 with one request, naming the status, the code and how to send credentials', async () => {
+    const count = () => odd.requests.filter((request) => request.path === '/auth401').length;
+    const before = count();
+    const result = await session().call('graphql_introspect', { endpoint: `${odd.origin}/auth401` });
+    assert.equal(count() - before, 1, 'no fallback query after a refusal of credentials');
+    const text = firstText(result);
+    assert.match(text, /^INTROSPECTION_FAILED: .*refused introspection \(HTTP 401, UNAUTHENTICATED\)/);
+    assert.match(text, /No credentials were sent: configure them .*--headers or GRAPHQL_HEADERS/);
+  });
+
+  test('answers a 401 to a call that sent headers by naming them, never their values', async () => {
+    const token = 'Bearer not-accepted-token-1234567890';
+    const result = await session().call('graphql_introspect', {
+      endpoint: `${odd.origin}/auth401`,
+      headers: { Authorization: token },
+    });
+    const text = texts(result).join('\n');
+    assert.match(text, /the headers Authorization\b/);
+    assert.ok(!text.includes('not-accepted-token'), text);
   });
 
   test('works with a server that rejects the newer introspection fields, through the fallback query', async () => {

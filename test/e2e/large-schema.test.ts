@@ -354,9 +354,14 @@ describe("GitHub's schema at a small budget (--maxSchemaChars=2000)", () => {
 describe('a small schema (the demo API)', () => {
   const session = useSession(() => [`--endpoint=${library.url}`]);
 
-  test('comes back whole, exactly as before: printSchema of the introspected schema', async () => {
+  test('comes back whole: printSchema of the introspected schema, after a line counting what it leaves out', async () => {
     const introspection = await fullIntrospection(library.url);
-    assert.equal(firstText(await introspect(session(), {})), printIntrospection(introspection, false));
+    const deprecated = JSON.stringify(introspection).match(/"isDeprecated":true/g)!.length;
+    assert.equal(
+      firstText(await introspect(session(), {})),
+      `# ${deprecated} deprecated fields, arguments, input fields and enum values are left out; ` +
+        `includeDeprecated: true shows them.\n${printIntrospection(introspection, false)}`,
+    );
     assert.equal(
       firstText(await introspect(session(), { includeDeprecated: true })),
       printIntrospection(introspection, true),

@@ -1,0 +1,166 @@
+// Where both tools get an endpoint's schema: graphql_introspect to answer with it, graphql_query to validate
+// documents before sending them. Fetched schemas are shared by the servers of the process (remote mode makes
+// one per request) in one cache per TTL, found only by the endpoint and the very headers sent; an endpoint
+// that refuses introspection is remembered for a short while, so that repeated calls do not hit it again.
+import type { IntrospectionQuery } from 'graphql';
+import type { Config } from '../config.js';
+import { ToolError } from '../errors.js';
+import type { SchemaCache } from '../graphql/schema-cache.js';
+import type { IntrospectedSchema } from '../graphql/schema-view.js';
+import { describeEndpoint } from '../http/endpoint.js';
+import type { HeaderSet } from '../http/headers.js';
+import { credentialAdvice, redirectCheck } from '../security.js';
+
+type Steps = typeof import('./pipeline.js');
+
+/** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
+export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
+/** How long a refusal to introspect (introspection turned off) is answered from memory. */
+export const REFUSAL_MEMORY_MS = 30_000;
+
+const processCaches = new Map<number, SchemaCache<IntrospectedSchema>>();
+const refusals = new Map<string, { readonly error: ToolError; readonly until: number }>();
+
+/** The cache that the servers of this process with this config share. */
+export function sharedSchemaCache(steps: Steps, config: Config): SchemaCache<IntrospectedSchema> {
+  let cache = processCaches.get(config.schemaTtl);
+  if (cache === undefined) {
+    cache = new steps.SchemaCache({ ttlMs: config.schemaTtl * 1000 });
+    processCaches.set(config.schemaTtl, cache);
+  }
+  return cache;
+}
+
+/** What fetching a schema needs to know about the call. */
+export interface SchemaRequest {
+  readonly endpoint: URL;
+  /** The headers as sent (startup headers where trusted, then the call's). */
+  readonly headers: HeaderSet;
+  readonly redact: (text: string) => string;
+}
+
+/** The endpoint's schema, from the cache or fetched (one fetch per endpoint and headers while fresh). */
+export async function loadSchema(
+  steps: Steps,
+  config: Config,
+  request: SchemaRequest,
+  signal?: AbortSignal,
+): Promise<{ schema: IntrospectedSchema; key: string }> {
+  const schemas = sharedSchemaCache(steps, config);
+  const key = schemas.keyOf(request.endpoint, request.headers.entries());
+  const refused = refusals.get(key);
+  if (refused !== undefined) {
+    if (refused.until > performance.now()) throw refused.error;
+    refusals.delete(key);
+  }
+  const schema = await schemas.get(
+    key,
+    async (loadSignal) => {
+      try {
+        const fetched = new steps.IntrospectedSchema(
+          await fetchIntrospection(steps, config, request, loadSignal),
+        );
+        // A schema that cannot be read is a failure, and failures are not kept.
+        await fetched.view(false);
+        return fetched;
+      } catch (error) {
+        if (error instanceof ToolError && error.remember) {
+          refusals.set(key, { error, until: performance.now() + REFUSAL_MEMORY_MS });
+        }
+        throw error;
+      }
+    },
+    signal,
+  );
+  return { schema, key };
+}
+
+/** The schema already fetched for this endpoint and these headers, if it is fresh; never fetches. */
+export function knownSchema(
+  steps: Steps,
+  config: Config,
+  endpoint: URL,
+  headers: HeaderSet,
+): IntrospectedSchema | undefined {
+  const schemas = sharedSchemaCache(steps, config);
+  return schemas.peek(schemas.keyOf(endpoint, headers.entries()));
+}
+
+/** The introspection result: the full query, or the basic one for servers that predate its fields. */
+async function fetchIntrospection(
+  steps: Steps,
+  config: Config,
+  { endpoint, headers, redact }: SchemaRequest,
+  signal: AbortSignal,
+): Promise<IntrospectionQuery> {
+  const introspect = (query: string) =>
+    steps
+      .postGraphQL({
+        endpoint,
+        headers,
+        body: JSON.stringify({ query }),
+        timeoutMs: config.timeout,
+        maxBytes: MAX_INTROSPECTION_BYTES,
+        signal,
+        retryable: true,
+        checkHop: redirectCheck(config, endpoint),
+        redact,
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ToolError && error.status !== undefined) {
+          throw withAdvice(error, config, endpoint, headers);
+        }
+        throw error;
+      });
+
+  let answer = await introspect(steps.INTROSPECTION_QUERY);
+  // Older servers reject the newer introspection fields: only then is it worth asking again.
+  if (steps.introspectionOf(answer.result) === undefined && steps.lacksNewerFields(answer.result)) {
+    answer = await introspect(steps.BASIC_INTROSPECTION_QUERY);
+  }
+  const introspection = steps.introspectionOf(answer.result);
+  if (introspection !== undefined) return introspection;
+  throw introspectionFailure(steps, config, endpoint, headers, answer);
+}
+
+/** INTROSPECTION_FAILED keeping the status and codes, with what to do about it. */
+function introspectionFailure(
+  steps: Steps,
+  config: Config,
+  endpoint: URL,
+  headers: HeaderSet,
+  { status, result }: { status: number; result: Record<string, unknown> },
+): ToolError {
+  const where = describeEndpoint(endpoint);
+  const codes = steps.errorCodes(result);
+  const how = `HTTP ${status}${codes.length > 0 ? `, ${codes.join(', ')}` : ''}`;
+  if (steps.isAuthFailure(status, codes)) {
+    return new ToolError(
+      'INTROSPECTION_FAILED',
+      `${where} refused introspection (${how}): ${steps.errorMessages(result)}. ${credentialAdvice(config, endpoint, headers)}`,
+    );
+  }
+  if (steps.introspectionDisabled(result)) {
+    const error = new ToolError(
+      'INTROSPECTION_FAILED',
+      `${where} has introspection turned off (${how}): it does not publish its schema. graphql_query still ` +
+        'works: run queries whose fields you know (from documentation or earlier results). For schema help, ' +
+        "the server's operator can give this server the schema another way. This answer is remembered for " +
+        `${REFUSAL_MEMORY_MS / 1000} s.`,
+    );
+    error.remember = true;
+    return error;
+  }
+  return new ToolError(
+    'INTROSPECTION_FAILED',
+    `${where} answered introspection with errors (${how}): ${steps.errorMessages(result)}`,
+  );
+}
+
+/** An HTTP_ERROR of an auth status, with what was and was not sent. */
+export function withAdvice(error: ToolError, config: Config, endpoint: URL, headers: HeaderSet): ToolError {
+  if (error.status !== 401 && error.status !== 403) return error;
+  return new ToolError(error.code, `${error.message}. ${credentialAdvice(config, endpoint, headers)}`, {
+    status: error.status,
+  });
+}
