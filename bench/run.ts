@@ -3,6 +3,7 @@
 // to its floor measured in the same run (a bare `node -e ""`, a direct POST from this process), and the
 // subjects take turns within every round, so that the noise of a shared machine falls on all of them alike.
 // Progress goes to stderr; stdout gets the results only.
+import { measureResultShaping } from './result-shaping.ts';
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -560,6 +561,7 @@ async function main(): Promise<void> {
     out.push(`  ${verdict.met ? 'met    ' : 'NOT MET'}  ${verdict.measure}: ${verdict.target}`);
   out.push('', ...method.map((line) => `- ${line}`));
   if (profile) out.push('', profile);
+  out.push('', ...measureResultShaping());
   out.push('', 'Markdown:', '', renderMarkdown(table), '', ...method.map((line) => `- ${line}`), '');
   process.stdout.write(out.join('\n'));
 

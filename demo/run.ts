@@ -71,6 +71,9 @@ try {
     allowMutations: true,
   });
   await show('A syntax error', 'graphql_query', { query: '{ books { title }' });
+  await show('A misspelt field, caught against the schema read in step 2', 'graphql_query', {
+    query: '{ books(first: 2) { titel } }',
+  });
   const aliases = Array.from({ length: 13 }, (_, i) => `shelf${i}: books { ...Card }`).join(' ');
   await show('Too complex: more fields than --maxComplexity (100)', 'graphql_query', {
     query: `{ ${aliases} } fragment Card on Book { title year genre isbn13 author { name born } }`,

@@ -30,121 +30,154 @@ export const CUT_MARKER = '…[cut]';
 /** Cuts allowed before giving up: each one removes at least a large part of what is over. */
 const MAX_ROUNDS = 200;
 
+type Container = Record<string, unknown> | unknown[];
+
+/** The largest cuttable part found by a measuring pass: where it is (keys from the root) and its sizes. */
 interface Candidate {
-  readonly parent: Record<string, unknown> | unknown[];
-  readonly key: string | number;
-  readonly path: string;
+  readonly keys: ReadonlyArray<string | number>;
   readonly size: number;
   /** For lists: the compact JSON length of each item. */
-  readonly itemSizes?: number[];
-  readonly inErrors: boolean;
+  readonly itemSizes?: readonly number[];
 }
 
 /**
  * `response` shortened so that its compact JSON is at most `maxChars` long, or undefined when it fits
- * already (or `maxChars` is 0). The response is not changed: the cut parts are copied.
+ * already (or `maxChars` is 0). `chars` is its compact JSON length, when the caller has it. The response is
+ * not changed: what is cut is copied, with the objects and lists on the way to it; the rest is shared.
  */
 export function shapeResponse(
   response: Record<string, unknown>,
   maxChars: number,
+  chars = JSON.stringify(response).length,
 ): ShapedResponse | undefined {
-  if (maxChars <= 0) return undefined;
-  const originalChars = JSON.stringify(response).length;
-  if (originalChars <= maxChars) return undefined;
-
-  const value = structuredClone(response);
+  if (maxChars <= 0 || chars <= maxChars) return undefined;
+  const originalChars = chars;
+  const value: Record<string, unknown> = { ...response };
+  const copies = new WeakSet<object>([value]);
   const cuts = new Map<string, Cut>();
-  let chars = originalChars;
   for (let round = 0; round < MAX_ROUNDS && chars > maxChars; round++) {
     const over = chars - maxChars;
-    const candidate = largest(value, over);
-    if (candidate === undefined) break;
-    const removed = cut(candidate, over, cuts);
-    if (removed <= 0) break;
+    const candidate = new Measure(over).largest(value);
+    if (candidate === undefined || !cut(value, copies, candidate, over, cuts)) break;
     chars = JSON.stringify(value).length;
   }
   return { value, cuts: [...cuts.values()], originalChars, chars };
 }
 
-/** The cuttable part with the most characters: a list of 2+ items or a long string; errors only if no other. */
-function largest(root: Record<string, unknown>, over: number): Candidate | undefined {
-  let best: Candidate | undefined;
-  let bestInErrors: Candidate | undefined;
-  const consider = (candidate: Candidate) => {
-    if (candidate.inErrors) {
-      if (bestInErrors === undefined || candidate.size > bestInErrors.size) bestInErrors = candidate;
-    } else if (best === undefined || candidate.size > best.size) best = candidate;
-  };
-  // Iterative walk: responses may nest hundreds of levels.
-  const stack: Array<{
-    node: unknown;
-    path: string;
-    inErrors: boolean;
-    parent?: Candidate['parent'];
-    key?: string | number;
-  }> = [];
-  for (const key of Object.keys(root)) {
-    stack.push({ node: root[key], path: key, inErrors: key === 'errors', parent: root, key });
-  }
-  while (stack.length > 0) {
-    const { node, path, inErrors, parent, key } = stack.pop()!;
-    if (typeof node === 'string') {
-      if (node.length >= MIN_CUT_STRING && parent !== undefined && key !== undefined) {
-        consider({ parent, key, path, size: node.length, inErrors });
-      }
-    } else if (Array.isArray(node)) {
-      if (node.length >= 2 && parent !== undefined && key !== undefined) {
-        const itemSizes = node.map((item) => jsonLength(item));
-        const size = itemSizes.reduce((sum, n) => sum + n + 1, 1);
-        // A list of small items is worth cutting only if it removes something that matters.
-        if (size > Math.min(over, 1_000)) consider({ parent, key, path, size, itemSizes, inErrors });
-      }
-      node.forEach((item, i) =>
-        stack.push({ node: item, path: `${path}[${i}]`, inErrors, parent: node, key: i }),
-      );
-    } else if (typeof node === 'object' && node !== null) {
-      const object = node as Record<string, unknown>;
-      for (const child of Object.keys(object)) {
-        stack.push({ node: object[child], path: `${path}.${child}`, inErrors, parent: object, key: child });
-      }
+/**
+ * One pass over the response computing the compact JSON length of every part, bottom-up (each string is
+ * measured once), and keeping the largest list of 2+ items or long string; in `errors` only if nothing
+ * else can be cut. Responses nest at most 1,000 levels (post-graphql refuses deeper), so recursion is safe.
+ */
+class Measure {
+  readonly #keys: Array<string | number> = [];
+  #best: Candidate | undefined;
+  #bestInErrors: Candidate | undefined;
+  #inErrors = false;
+
+  constructor(readonly over: number) {}
+
+  largest(root: Record<string, unknown>): Candidate | undefined {
+    for (const key of Object.keys(root)) {
+      this.#inErrors = key === 'errors';
+      this.#keys.push(key);
+      this.#size(root[key]);
+      this.#keys.pop();
     }
+    return this.#best ?? this.#bestInErrors;
   }
-  return best ?? bestInErrors;
+
+  #size(node: unknown): number {
+    if (typeof node === 'string') {
+      const size = JSON.stringify(node).length;
+      if (node.length >= MIN_CUT_STRING) this.#consider(size);
+      return size;
+    }
+    if (Array.isArray(node)) {
+      const itemSizes = new Array<number>(node.length);
+      let size = 1;
+      for (let i = 0; i < node.length; i++) {
+        this.#keys.push(i);
+        itemSizes[i] = this.#size(node[i]);
+        this.#keys.pop();
+        size += itemSizes[i]! + 1;
+      }
+      if (node.length === 0) size = 2;
+      // A list of small items is worth cutting only if that removes something that matters.
+      if (node.length >= 2 && size > Math.min(this.over, 1_000)) this.#consider(size, itemSizes);
+      return size;
+    }
+    if (typeof node === 'object' && node !== null) {
+      let size = 1;
+      let members = 0;
+      for (const key of Object.keys(node)) {
+        this.#keys.push(key);
+        size += JSON.stringify(key).length + 2 + this.#size((node as Record<string, unknown>)[key]);
+        this.#keys.pop();
+        members++;
+      }
+      return members === 0 ? 2 : size;
+    }
+    return JSON.stringify(node)?.length ?? 4;
+  }
+
+  #consider(size: number, itemSizes?: number[]): void {
+    const best = this.#inErrors ? this.#bestInErrors : this.#best;
+    if (best !== undefined && best.size >= size) return;
+    const candidate = { keys: [...this.#keys], size, itemSizes };
+    if (this.#inErrors) this.#bestInErrors = candidate;
+    else this.#best = candidate;
+  }
 }
 
-/** Cuts one candidate by at least `over` characters where it can; returns the characters removed. */
-function cut(candidate: Candidate, over: number, cuts: Map<string, Cut>): number {
-  const { parent, key, path } = candidate;
+/** Cuts one candidate by `over` characters where it can; false when it cannot be cut further. */
+function cut(
+  root: Record<string, unknown>,
+  copies: WeakSet<object>,
+  candidate: Candidate,
+  over: number,
+  cuts: Map<string, Cut>,
+): boolean {
+  // Copy the containers on the way down, once: the caller's response stays as it was.
+  let parent: Container = root;
+  const { keys } = candidate;
+  for (const key of keys.slice(0, -1)) {
+    const child = (parent as Record<string | number, unknown>)[key] as Container;
+    const own: Container = copies.has(child) ? child : Array.isArray(child) ? [...child] : { ...child };
+    copies.add(own);
+    (parent as Record<string | number, unknown>)[key] = own;
+    parent = own;
+  }
+  const key = keys.at(-1)!;
   const node = (parent as Record<string | number, unknown>)[key];
+  const path = pathOf(keys);
   if (typeof node === 'string') {
     const keep = Math.max(MIN_KEPT_CHARS, node.length - over - CUT_MARKER.length);
-    if (keep >= node.length) return 0;
+    if (keep >= node.length) return false;
     // Not in the middle of a surrogate pair.
     const end = /[\uD800-\uDBFF]/.test(node[keep - 1] ?? '') ? keep - 1 : keep;
     (parent as Record<string | number, unknown>)[key] = node.slice(0, end) + CUT_MARKER;
-    const total = cuts.get(path)?.total ?? node.length;
-    cuts.set(path, { path, kind: 'string', kept: end, total });
-    return node.length - end - CUT_MARKER.length;
+    cuts.set(path, { path, kind: 'string', kept: end, total: cuts.get(path)?.total ?? node.length });
+    return true;
   }
   const list = node as unknown[];
   const sizes = candidate.itemSizes!;
   // Keep the first items whose JSON fits in what the list may still take; at least one.
   const room = candidate.size - over;
-  let kept = 0;
-  let used = 2;
-  while (kept < list.length && (kept === 0 || used + sizes[kept]! + 1 <= room)) {
-    used += sizes[kept]! + 1;
-    kept++;
-  }
+  let kept = 1;
+  let used = 2 + sizes[0]!;
+  while (kept < list.length && used + sizes[kept]! + 1 <= room) used += sizes[kept++]! + 1;
   if (kept >= list.length) kept = list.length - 1;
-  const total = cuts.get(path)?.total ?? list.length;
-  (parent as Record<string | number, unknown>)[key] = list.slice(0, kept);
-  cuts.set(path, { path, kind: 'list', kept, total });
-  return sizes.slice(kept).reduce((sum, n) => sum + n + 1, 0);
+  const kept_ = list.slice(0, kept);
+  copies.add(kept_);
+  (parent as Record<string | number, unknown>)[key] = kept_;
+  cuts.set(path, { path, kind: 'list', kept, total: cuts.get(path)?.total ?? list.length });
+  return true;
 }
 
-function jsonLength(value: unknown): number {
-  return JSON.stringify(value)?.length ?? 4;
+/** `data.books[3].title` */
+function pathOf(keys: ReadonlyArray<string | number>): string {
+  return keys.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
 }
 
 /** Most cuts listed by name in the note; the rest are counted. */
@@ -179,7 +212,7 @@ export function shapeNote(shaped: ShapedResponse, maxChars: number, optionName =
     );
   }
   return (
-    `The response was shortened to fit ${count(maxChars)} characters (${optionName}); it had ${count(shaped.originalChars)}. ` +
+    `The response was shortened to fit ${count(maxChars)} characters (${optionName}); it had ${count(shaped.originalChars)} characters. ` +
     `Cut: ${listed.join('; ')}. To get the rest: ${advice.join('; ')}.`
   );
 }

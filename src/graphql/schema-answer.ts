@@ -63,8 +63,8 @@ async function answer_(
       left === 0
         ? []
         : [
-            `# ${left.toLocaleString('en-US')} deprecated fields, arguments, input fields and enum values are ` +
-              'left out; includeDeprecated: true shows them.',
+            `# Deprecated members left out: ${left.toLocaleString('en-US')} (fields, arguments, input fields, ` +
+              'enum values); includeDeprecated: true shows them.',
           ];
     const whole = view.wholeSdl(maxChars - notes.reduce((sum, note) => sum + note.length + 1, 0));
     if (whole !== undefined) return [...notes, whole].join('\n');

@@ -295,9 +295,13 @@ function graphqlResult(
   let result = redacted.value;
   const hidden = redacted.hidden;
   const failed = Array.isArray(result.errors) && result.errors.length > 0 && (result.data ?? null) === null;
-  const shaped = steps.shapeResponse(result, config.maxResultChars);
-  if (shaped !== undefined) result = shaped.value;
-  const texts = [JSON.stringify(result), ...notes];
+  let text = JSON.stringify(result);
+  const shaped = steps.shapeResponse(result, config.maxResultChars, text.length);
+  if (shaped !== undefined) {
+    result = shaped.value;
+    text = JSON.stringify(result);
+  }
+  const texts = [text, ...notes];
   if (shaped !== undefined) texts.push(steps.shapeNote(shaped, config.maxResultChars));
   if (failed) texts.push(...hintsOnFailure());
   if (hidden > 0) texts.push(redactionNote(hidden));

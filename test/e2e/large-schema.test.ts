@@ -359,7 +359,7 @@ describe('a small schema (the demo API)', () => {
     const deprecated = JSON.stringify(introspection).match(/"isDeprecated":true/g)!.length;
     assert.equal(
       firstText(await introspect(session(), {})),
-      `# ${deprecated} deprecated fields, arguments, input fields and enum values are left out; ` +
+      `# Deprecated members left out: ${deprecated} (fields, arguments, input fields, enum values); ` +
         `includeDeprecated: true shows them.\n${printIntrospection(introspection, false)}`,
     );
     assert.equal(

@@ -153,10 +153,14 @@ describe('answerSchemaQuestion', () => {
     }
   `;
 
-  test('gives a schema that fits whole, exactly as printSchema prints it', async () => {
+  test('gives a schema that fits whole, as printSchema prints it, after a line counting the deprecated left out', async () => {
     const { schema, view } = await viewOf(SMALL);
     const answer = await answerSchemaQuestion(schema, view, {}, 40_000);
-    assert.equal(answer, printSchema(view.schema));
+    assert.equal(
+      answer,
+      '# Deprecated members left out: 1 (fields, arguments, input fields, enum values); includeDeprecated: true shows them.\n' +
+        printSchema(view.schema),
+    );
   });
 
   test('gives the overview for a schema that does not fit', async () => {
