@@ -5,6 +5,9 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { log } from './log.js';
+import { LiveOperations } from './operations/live.js';
+import type { OperationSet } from './operations/load.js';
+import { watchPaths } from './operations/watch.js';
 import { createServer } from './server.js';
 import { VERSION } from './version.js';
 
@@ -21,12 +24,12 @@ async function main(): Promise<void> {
   if (command.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
 
-  const { config } = command;
-  if (config.transport === 'stdio') return serveOnStdio(config);
+  const { config, operations, reload } = await prepared(command.config);
+  if (config.transport === 'stdio') return serveOnStdio(config, operations, reload);
 
   // Remote mode's HTTP stack loads only in remote mode.
   const { serveHttp } = await import('./transports/http.js');
-  const server = await serveHttp(config, log);
+  const server = await serveHttp(config, log, operations);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
   const stop = () => void server.shutdown().then(() => process.exit(0));
@@ -34,15 +37,44 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
+/**
+ * The configuration with what its options name read: the schema file and the operation files (loaded only
+ * when given). A problem with them stops the start like a bad option.
+ */
+async function prepared(
+  config: Config,
+): Promise<{ config: Config; operations?: LiveOperations; reload?: () => OperationSet }> {
+  if (config.schemaFile === undefined && config.operations.length === 0) return { config };
+  const { prepare } = await import('./prepare.js');
+  let ready;
+  try {
+    ready = await prepare(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    log(`graphql-mcp: ${error.message}`);
+    process.exit(2);
+  }
+  if (ready.operations === undefined) return { config: ready.config };
+  for (const line of ready.operations.skipped) log(`graphql-mcp: ${line}`);
+  // Only stdio watches the files: a remote deployment changes its tools by a new release of its replicas.
+  const operations = new LiveOperations(ready.operations, config.transport === 'stdio');
+  return { config: ready.config, operations, reload: ready.loadOperations };
+}
+
 /** One client over stdin/stdout, in whichever protocol era it opens with, until it closes stdin or a signal. */
-function serveOnStdio(config: Config): void {
-  const session = serveStdio(({ era }) => createServer(config, { era }), {
+function serveOnStdio(config: Config, operations?: LiveOperations, reload?: () => OperationSet): void {
+  const session = serveStdio(({ era }) => createServer(config, { era, operations }), {
     onerror: (error) => log(`graphql-mcp: ${error.message}`),
   });
+  const unwatch =
+    operations !== undefined && reload !== undefined
+      ? watchPaths(config.operations, () => reloadOperations(operations, reload))
+      : undefined;
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    unwatch?.();
     void session.close().finally(() => process.exit(0));
     // A close that hangs must not keep the process alive.
     setTimeout(() => process.exit(0), 500).unref();
@@ -55,10 +87,27 @@ function serveOnStdio(config: Config): void {
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} on stdio`);
 }
 
+/** Reads the operation files again; one that no longer checks out leaves the tools as they were. */
+function reloadOperations(operations: LiveOperations, reload: () => OperationSet): void {
+  let set: OperationSet;
+  try {
+    set = reload();
+  } catch (error) {
+    log(
+      `graphql-mcp: --operations changed but ${error instanceof Error ? error.message : String(error)}; the previous tools stay`,
+    );
+    return;
+  }
+  for (const line of set.skipped) log(`graphql-mcp: ${line}`);
+  operations.replace(set);
+  log(`graphql-mcp: --operations reloaded: ${set.tools.map((tool) => tool.name).join(', ') || 'no tools'}`);
+}
+
 function describe(config: Config): string {
   const headers = config.headers.size > 0 ? `, headers ${config.headers.names().join(', ')}` : '';
   const readOnly = config.readOnly ? ', read-only' : '';
-  return `${describeEndpoint(config.endpoint)}${headers}${readOnly}`;
+  const schema = config.schemaFile !== undefined ? `, schema from ${config.schemaFile}` : '';
+  return `${describeEndpoint(config.endpoint)}${headers}${readOnly}${schema}`;
 }
 
 main().catch((error: unknown) => {

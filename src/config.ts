@@ -1,3 +1,4 @@
+import type { IntrospectionQuery } from 'graphql';
 import { HeaderSet, ordinal, parseHeaderValue } from './http/headers.js';
 import { describeEndpoint, parseEndpoint } from './http/endpoint.js';
 import { ambiguousPath } from './security.js';
@@ -26,11 +27,22 @@ export interface Config {
   readonly maxResultChars: number;
   /** When documents are validated against the schema before they are sent. @default cached */
   readonly validate: ValidateMode;
+  /** A file holding the default endpoint's schema (SDL, or an introspection result as JSON). @default none */
+  readonly schemaFile: string | undefined;
+  /** The schema read from schemaFile at start-up (src/prepare.ts); parsing leaves it undefined. */
+  readonly schema?: IntrospectionQuery;
+  /** Files and directories of .graphql/.gql operations, each named operation a tool. @default none */
+  readonly operations: readonly string[];
+  /** The built-in tools offered. @default both */
+  readonly tools: readonly BuiltInTool[];
   /** How MCP clients reach the server. @default stdio */
   readonly transport: 'stdio' | 'http';
   /** Streamable HTTP settings; used only with transport http. */
   readonly http: HttpOptions;
 }
+
+export const BUILT_IN_TOOLS = ['graphql_query', 'graphql_introspect'] as const;
+export type BuiltInTool = (typeof BUILT_IN_TOOLS)[number];
 
 /**
  * `cached`: when the endpoint's schema is known (fetched within --schemaTtl); `always`: fetch it first when
@@ -89,6 +101,9 @@ const OPTIONS = {
   schemaTtl: { env: 'GRAPHQL_SCHEMA_TTL' },
   maxResultChars: { env: 'GRAPHQL_MAX_RESULT_CHARS' },
   validate: { env: 'GRAPHQL_VALIDATE' },
+  schema: { env: 'GRAPHQL_SCHEMA_FILE' },
+  operations: { env: 'GRAPHQL_OPERATIONS' },
+  tools: { env: 'GRAPHQL_TOOLS' },
   transport: { env: 'GRAPHQL_MCP_TRANSPORT' },
   host: { env: 'GRAPHQL_MCP_HOST' },
   port: { env: 'GRAPHQL_MCP_PORT' },
@@ -133,6 +148,12 @@ Options (each also read from the environment variable shown):
                                 (default: 40000)   [GRAPHQL_MAX_RESULT_CHARS]
       --validate <mode>         check documents against the schema before sending:
                                 cached, always or off (default: cached)   [GRAPHQL_VALIDATE]
+      --schema <file>           the endpoint's schema, SDL (.graphql) or introspection
+                                JSON (.json): no introspection request   [GRAPHQL_SCHEMA_FILE]
+      --operations <paths>      comma-separated .graphql/.gql files or directories;
+                                each named operation becomes a tool   [GRAPHQL_OPERATIONS]
+      --tools <names>           built-in tools offered: graphql_query, graphql_introspect
+                                or none (default: both)   [GRAPHQL_TOOLS]
 
 Remote mode (Streamable HTTP at POST /mcp, stateless; GET /health):
       --transport <stdio|http>  how clients connect (default: stdio)   [GRAPHQL_MCP_TRANSPORT]
@@ -185,10 +206,16 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     maxResultChars:
       optional(raw('maxResultChars'), (v) => readInteger(v, 0, Number.MAX_SAFE_INTEGER)) ?? 40_000,
     validate: optional(raw('validate'), readValidateMode) ?? 'cached',
+    schemaFile: optional(raw('schema'), readPath),
+    operations: optional(raw('operations'), readPathList) ?? [],
+    tools: optional(raw('tools'), readTools) ?? BUILT_IN_TOOLS,
     transport: optional(raw('transport'), readTransport) ?? 'stdio',
     http: readHttpOptions(raw),
   };
   checkHttpOptions(config, raw);
+  if (config.tools.length === 0 && config.operations.length === 0) {
+    throw new ConfigError(`${raw('tools')!.source}=none leaves no tool to offer: give --operations too`);
+  }
   return { kind: 'serve', config: Object.freeze(config) };
 }
 
@@ -264,6 +291,38 @@ function readUrl({ value, source }: RawValue): URL {
   const result = parseEndpoint(value);
   if (typeof result === 'string') throw new ConfigError(`${source} ${result}`);
   return result;
+}
+
+function readPath({ value, source }: RawValue): string {
+  const path = value.trim();
+  if (path === '') throw new ConfigError(`${source} must be a file path`);
+  return path;
+}
+
+function readPathList({ value, source }: RawValue): string[] {
+  const paths = value
+    .split(',')
+    .map((path) => path.trim())
+    .filter((path) => path !== '');
+  if (paths.length === 0)
+    throw new ConfigError(`${source} must be a comma-separated list of files or directories`);
+  return paths;
+}
+
+function readTools({ value, source }: RawValue): BuiltInTool[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 1 && names[0] === 'none') return [];
+  const unknown = names.find((name) => !(BUILT_IN_TOOLS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown !== undefined) {
+    const shown = unknown !== undefined && /^[\w-]{1,40}$/.test(unknown) ? ` (${unknown} is not one)` : '';
+    throw new ConfigError(
+      `${source} must be none or a comma-separated list of ${BUILT_IN_TOOLS.join(', ')}${shown}`,
+    );
+  }
+  return BUILT_IN_TOOLS.filter((tool) => names.includes(tool));
 }
 
 function readValidateMode({ value, source }: RawValue): ValidateMode {

@@ -1,8 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import { Diagnostics, type Era } from './diagnostics.js';
+import type { LiveOperations } from './operations/live.js';
 import { registerGraphQLIntrospect } from './tools/graphql-introspect.js';
 import { registerGraphQLQuery } from './tools/graphql-query.js';
+import { OperationTools } from './tools/operation-tools.js';
 import { VERSION } from './version.js';
 
 const INSTRUCTIONS =
@@ -20,24 +22,36 @@ export interface ServerOptions {
   readonly era?: Era;
   /** Receives one JSON line per tool call (remote mode writes them to stderr). */
   readonly log?: (line: string) => void;
+  /** The operator's operations as tools (--operations); followed as they change when they are watched. */
+  readonly operations?: LiveOperations;
 }
 
 /**
- * An MCP server with both tools registered, not yet connected to a transport. No I/O: the SDK's serving
- * entries (serveStdio, createMcpHandler) call it once per connection or request.
+ * An MCP server with its tools registered (the built-in ones --tools names, and the operation tools), not yet
+ * connected to a transport. No I/O: the SDK's serving entries (serveStdio, createMcpHandler) call it once per
+ * connection or request.
  */
 export function createServer(config: Config, options: ServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
     {
-      // The tools are fixed for the life of the process: no list_changed notification will ever come.
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      // Only watched operation files change the tools during the life of the process.
+      capabilities: { tools: { listChanged: options.operations?.watched ?? false }, logging: {} },
       instructions: INSTRUCTIONS,
       cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
     },
   );
   const diagnostics = new Diagnostics(server, options.era ?? 'legacy', options.log);
-  registerGraphQLQuery(server, config, diagnostics);
-  registerGraphQLIntrospect(server, config, diagnostics);
+  if (config.tools.includes('graphql_query')) registerGraphQLQuery(server, config, diagnostics);
+  if (config.tools.includes('graphql_introspect')) registerGraphQLIntrospect(server, config, diagnostics);
+  const { operations } = options;
+  if (operations !== undefined) {
+    const tools = new OperationTools(server, config, diagnostics);
+    tools.show(operations.current);
+    if (operations.watched) {
+      const unsubscribe = operations.subscribe((set) => tools.show(set));
+      server.server.onclose = unsubscribe;
+    }
+  }
   return server;
 }

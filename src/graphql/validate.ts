@@ -35,7 +35,7 @@ export function validateDocument(
 ): string[] {
   let errors: readonly GraphQLError[];
   try {
-    errors = validate(schema, analysed.document, undefined, { maxErrors: MAX_ERRORS + 1 });
+    errors = documentErrors(schema, analysed);
     if (errors.length === 0) {
       const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, {
         maxErrors: MAX_ERRORS + 1,
@@ -51,6 +51,20 @@ export function validateDocument(
   const described = real.slice(0, MAX_ERRORS).map((error) => describe(schema, error));
   if (real.length > MAX_ERRORS) described.push(`… and more errors`);
   return described;
+}
+
+// A model runs the same document again and again (paging, other variables): it is validated once per schema.
+const validated = new WeakMap<AnalysedDocument, WeakMap<GraphQLSchema, readonly GraphQLError[]>>();
+
+function documentErrors(schema: GraphQLSchema, analysed: AnalysedDocument): readonly GraphQLError[] {
+  let bySchema = validated.get(analysed);
+  if (bySchema === undefined) validated.set(analysed, (bySchema = new WeakMap()));
+  let errors = bySchema.get(schema);
+  if (errors === undefined) {
+    errors = validate(schema, analysed.document, undefined, { maxErrors: MAX_ERRORS + 1 });
+    bySchema.set(schema, errors);
+  }
+  return errors;
 }
 
 /** Hints (valid names) for error messages an endpoint sent, when its schema is known. */
@@ -99,9 +113,11 @@ function validNames(schema: GraphQLSchema, message: string): string | undefined 
   if (match !== null) {
     const type = schema.getType(match[1]!);
     if (!isEnumType(type)) return undefined;
+    // Deprecated values still work, but are not worth suggesting.
+    const values = type.getValues().filter((value) => value.deprecationReason == null);
     return list(
       `Values of ${type.name}`,
-      type.getValues().map((value) => value.name),
+      values.map((value) => value.name),
     );
   }
   return undefined;

@@ -4,9 +4,10 @@ import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
 import { Redactor, redactionNote } from '../redaction.js';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { AnalysedDocument } from '../graphql/operation.js';
 import { describeEndpoint } from '../http/endpoint.js';
-import type { HeaderSet } from '../http/headers.js';
+import { HeaderSet } from '../http/headers.js';
 import {
   assertEndpointAllowed,
   configuredUrls,
@@ -66,7 +67,7 @@ const readOnlyInputSchema = inputSchema.omit({ allowMutations: true });
  * Written as JSON Schema rather than converted from zod, whose `anyOf` form of "object or null" takes a
  * client's validator twice as long to compile.
  */
-const outputSchema = advertisedJson({
+export const outputSchema = advertisedJson({
   type: 'object',
   properties: {
     data: {
@@ -103,13 +104,7 @@ export function registerGraphQLQuery(server: McpServer, config: Config, diagnost
 /** Runs one call; every failure is an error result whose text starts with its code. */
 export async function runQuery(config: Config, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const raw = (args ?? {}) as Record<string, unknown>;
-  let notes: string[] = [];
-  let sentHeaders = [config.headers];
-  let urls = configuredUrls(config);
-  // One matcher per call, built when first needed: by then the call's headers and URL are known.
-  let redactor: Redactor | undefined;
-  const hide = () => (redactor ??= Redactor.of(sentHeaders, urls));
-  try {
+  return guarded(config, async (call) => {
     // 1. Inputs. variables and headers are read from the raw arguments: the validator's copies
     //    silently drop a "__proto__" key, and these go to the endpoint exactly as given.
     const input = parseInput(inputSchema, raw);
@@ -117,9 +112,9 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
     const callHeaders = readHeaders(
       input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
     );
-    sentHeaders = [config.headers, callHeaders];
+    call.sentHeaders = [config.headers, callHeaders];
     const endpoint = readEndpoint(input.endpoint, config.endpoint);
-    urls = [...urls, endpoint];
+    call.urls = [...call.urls, endpoint];
 
     // 2. Endpoint.
     assertEndpointAllowed(config, endpoint);
@@ -153,65 +148,147 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
         );
       }
     }
+    const { operationName, timeout } = input;
+    const plan = { endpoint, callHeaders, document, operation, operationName, variables, timeout, mutates };
+    return execute(steps, config, plan, call, signal);
+  });
+}
 
-    // 7. Complexity.
-    if (config.maxComplexity > 0) {
-      const complexity = steps.measureComplexity(document, operation, config.maxComplexity);
-      if (complexity.value > config.maxComplexity) {
-        throw new ToolError(
-          'COMPLEXITY_LIMIT',
-          `the query selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than the limit of ${config.maxComplexity}; select fewer fields or split the query`,
-        );
-      }
-    }
+/**
+ * Runs an operation the operator wrote (--operations): checked at start-up, so it goes from the
+ * complexity step on, against the default endpoint, with the variables the tool's inputs gave.
+ */
+export async function runOperation(
+  config: Config,
+  operation: FixedOperation,
+  variables: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
+  return guarded(config, async (call) => {
+    const steps = await import('./pipeline.js');
+    const plan = {
+      endpoint: config.endpoint,
+      callHeaders: new HeaderSet(),
+      document: operation.document,
+      operation: operation.operation,
+      operationName: operation.operation.name?.value,
+      variables,
+      timeout: undefined,
+      mutates: operation.operation.operation === 'mutation',
+    };
+    return execute(steps, config, plan, call, signal);
+  });
+}
 
-    const request = headersFor(config, endpoint, callHeaders);
-    notes = request.notes;
+/** An operation from the operator's files: its document (with the fragments it uses), analysed. */
+export interface FixedOperation {
+  readonly document: AnalysedDocument;
+  readonly operation: OperationDefinitionNode;
+}
 
-    // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
-    const schema = await schemaToValidate(steps, config, endpoint, request.headers, hide, signal);
-    if (schema !== undefined) {
-      const problems = steps.validateDocument(schema, document, operation, variables);
-      if (problems.length > 0) {
-        throw new ToolError(
-          'VALIDATION_FAILED',
-          `the document does not match the schema of ${describeEndpoint(endpoint)}, so it was not sent: ` +
-            problems.map((problem, i) => `${i + 1}) ${problem}`).join(' '),
-        );
-      }
-    }
+/** What one call has sent so far: everything that must be hidden if the endpoint echoes it. */
+interface CallState {
+  notes: string[];
+  sentHeaders: HeaderSet[];
+  urls: URL[];
+  hide(): Redactor;
+}
 
-    // 9. The request.
-    // Serialising megabytes of variables and encoding the result take tens of milliseconds each: each
-    // gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
-    const large = steps.jsonLengthAtLeast(variables, LARGE_VARIABLES);
-    if (large) await steps.letInputIn();
-    // The document as analysed, printed from its tree: what was checked is what is sent.
-    const body = serialise({ query: document.text, variables, operationName: input.operationName });
-    if (large) await steps.letInputIn();
-    const { status, result } = await steps
-      .postGraphQL({
-        endpoint,
-        headers: request.headers,
-        body,
-        timeoutMs: input.timeout ?? config.timeout,
-        maxBytes: config.maxResponseBytes,
-        signal,
-        retryable: !mutates,
-        checkHop: redirectCheck(config, endpoint),
-        redact: (text) => hide().text(text),
-      })
-      .catch((error: unknown) => {
-        throw error instanceof ToolError ? withAdvice(error, config, endpoint, request.headers) : error;
-      });
-    return graphqlResult(steps, config, result, notes, hide(), () =>
-      failureHints(steps, config, status, result, schema, endpoint, request.headers),
-    );
+/** A call whose failures (ToolError) become error results, with every credential of the call hidden. */
+async function guarded(
+  config: Config,
+  run: (call: CallState) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  // One matcher per call, built when first needed: by then the call's headers and URL are known.
+  let redactor: Redactor | undefined;
+  const call: CallState = {
+    notes: [],
+    sentHeaders: [config.headers],
+    urls: configuredUrls(config),
+    hide: () => (redactor ??= Redactor.of(call.sentHeaders, call.urls)),
+  };
+  try {
+    return await run(call);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    const safe = new ToolError(error.code, hide().text(error.message));
-    return errorResult(safe, notes);
+    const safe = new ToolError(error.code, call.hide().text(error.message));
+    return errorResult(safe, call.notes);
   }
+}
+
+interface Plan {
+  readonly endpoint: URL;
+  readonly callHeaders: HeaderSet;
+  readonly document: AnalysedDocument;
+  readonly operation: OperationDefinitionNode;
+  readonly operationName: string | undefined;
+  readonly variables: Record<string, unknown> | undefined;
+  readonly timeout: number | undefined;
+  readonly mutates: boolean;
+}
+
+/** Steps 7 to 9: complexity, validation against a known schema, the request and its result. */
+async function execute(
+  steps: Steps,
+  config: Config,
+  { endpoint, callHeaders, document, operation, operationName, variables, timeout, mutates }: Plan,
+  call: CallState,
+  signal: AbortSignal | undefined,
+): Promise<CallToolResult> {
+  const hide = call.hide;
+  // 7. Complexity.
+  if (config.maxComplexity > 0) {
+    const complexity = steps.measureComplexity(document, operation, config.maxComplexity);
+    if (complexity.value > config.maxComplexity) {
+      throw new ToolError(
+        'COMPLEXITY_LIMIT',
+        `the query selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than the limit of ${config.maxComplexity}; select fewer fields or split the query`,
+      );
+    }
+  }
+
+  const request = headersFor(config, endpoint, callHeaders);
+  call.notes = request.notes;
+
+  // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
+  const schema = await schemaToValidate(steps, config, endpoint, request.headers, hide, signal);
+  if (schema !== undefined) {
+    const problems = steps.validateDocument(schema, document, operation, variables);
+    if (problems.length > 0) {
+      throw new ToolError(
+        'VALIDATION_FAILED',
+        `the document does not match the schema of ${describeEndpoint(endpoint)}, so it was not sent: ` +
+          problems.map((problem, i) => `${i + 1}) ${problem}`).join(' '),
+      );
+    }
+  }
+
+  // 9. The request.
+  // Serialising megabytes of variables and encoding the result take tens of milliseconds each: each
+  // gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
+  const large = steps.jsonLengthAtLeast(variables, LARGE_VARIABLES);
+  if (large) await steps.letInputIn();
+  // The document as analysed, printed from its tree: what was checked is what is sent.
+  const body = serialise({ query: document.text, variables, operationName });
+  if (large) await steps.letInputIn();
+  const { status, result } = await steps
+    .postGraphQL({
+      endpoint,
+      headers: request.headers,
+      body,
+      timeoutMs: timeout ?? config.timeout,
+      maxBytes: config.maxResponseBytes,
+      signal,
+      retryable: !mutates,
+      checkHop: redirectCheck(config, endpoint),
+      redact: (text) => hide().text(text),
+    })
+    .catch((error: unknown) => {
+      throw error instanceof ToolError ? withAdvice(error, config, endpoint, request.headers) : error;
+    });
+  return graphqlResult(steps, config, result, call.notes, hide(), () =>
+    failureHints(steps, config, status, result, schema, endpoint, request.headers),
+  );
 }
 
 /** Variables this long as JSON (about 2 ms of work to serialise) are serialised in a turn of their own. */

@@ -46,6 +46,8 @@ export async function loadSchema(
   request: SchemaRequest,
   signal?: AbortSignal,
 ): Promise<{ schema: IntrospectedSchema; key: string }> {
+  const fromFile = fileSchema(steps, config, request.endpoint);
+  if (fromFile !== undefined) return { schema: fromFile, key: FILE_KEY };
   const schemas = sharedSchemaCache(steps, config);
   const key = schemas.keyOf(request.endpoint, request.headers.entries());
   const refused = refusals.get(key);
@@ -82,8 +84,28 @@ export function knownSchema(
   endpoint: URL,
   headers: HeaderSet,
 ): IntrospectedSchema | undefined {
+  const fromFile = fileSchema(steps, config, endpoint);
+  if (fromFile !== undefined) return fromFile;
   const schemas = sharedSchemaCache(steps, config);
   return schemas.peek(schemas.keyOf(endpoint, headers.entries()));
+}
+
+/** The key of the schema from --schema: no cache entry has it. */
+const FILE_KEY = 'schema-file';
+const fileSchemas = new WeakMap<object, IntrospectedSchema>();
+
+/**
+ * The schema given with --schema, for the default endpoint (whatever headers are sent: the operator says
+ * this is its schema); prepared once per process and shared by every server.
+ */
+function fileSchema(steps: Steps, config: Config, endpoint: URL): IntrospectedSchema | undefined {
+  if (config.schema === undefined || endpoint.href !== config.endpoint.href) return undefined;
+  let schema = fileSchemas.get(config.schema);
+  if (schema === undefined) {
+    schema = new steps.IntrospectedSchema(config.schema);
+    fileSchemas.set(config.schema, schema);
+  }
+  return schema;
 }
 
 /** The introspection result: the full query, or the basic one for servers that predate its fields. */

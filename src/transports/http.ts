@@ -5,6 +5,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
+import type { LiveOperations } from '../operations/live.js';
 import { createServer } from '../server.js';
 
 /**
@@ -34,7 +35,11 @@ export interface RunningHttpServer {
  * In front of it, ours: GET /health, the Host/Origin check, the bearer token, the bounds on requests in
  * flight and body size, and one request-log line per request naming its method and tool.
  */
-export async function serveHttp(config: Config, log: (line: string) => void): Promise<RunningHttpServer> {
+export async function serveHttp(
+  config: Config,
+  log: (line: string) => void,
+  operations?: LiveOperations,
+): Promise<RunningHttpServer> {
   let shuttingDown = false;
   let inFlight = 0;
   const held = { bytes: 0 };
@@ -48,7 +53,7 @@ export async function serveHttp(config: Config, log: (line: string) => void): Pr
         const headers = typeof forwarded === 'string' ? new HeaderSet() : forwarded;
         const requestConfig =
           headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
-        return createServer(requestConfig, { era, log });
+        return createServer(requestConfig, { era, log, operations });
       },
       { maxRequestBodySize: MAX_BODY_BYTES, onerror: () => undefined },
     ),

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import {
+  buildASTSchema,
+  buildClientSchema,
+  GraphQLError,
+  introspectionFromSchema,
+  parse,
+  validateSchema,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from 'graphql';
+
+// --schema: an API whose introspection is turned off (Apollo Server's default in production) can still be
+// described to the model, and documents validated, from a file its operator has: SDL as printed by any
+// GraphQL server or tool, or the JSON result of an introspection query.
+
+/** A file that cannot be read as a schema: one line naming the file, and where in it when known. */
+export class SchemaFileError extends Error {
+  override readonly name = 'SchemaFileError';
+}
+
+/** The schema in `path`, as an introspection result (what graphql_introspect works from). */
+export function readSchemaFile(path: string): IntrospectionQuery {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SchemaFileError(
+      `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  return path.toLowerCase().endsWith('.json') ? fromJson(path, text) : fromSdl(path, text);
+}
+
+function fromSdl(path: string, text: string): IntrospectionQuery {
+  let schema: GraphQLSchema;
+  try {
+    schema = buildASTSchema(parse(text, { noLocation: false }));
+  } catch (error) {
+    throw new SchemaFileError(located(path, error));
+  }
+  const problems = validateSchema(schema);
+  if (problems.length > 0) throw new SchemaFileError(located(path, problems[0]));
+  return introspectionFromSchema(schema, {
+    inputValueDeprecation: true,
+    specifiedByUrl: true,
+    directiveIsRepeatable: true,
+  });
+}
+
+function fromJson(path: string, text: string): IntrospectionQuery {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const where = position ? `:${lineAndColumn(text, Number(position[1]))}` : '';
+    throw new SchemaFileError(`${path}${where}: not valid JSON (${message.slice(0, 200)})`);
+  }
+  // An introspection result as a GraphQL response ({"data": {"__schema": …}}) or bare ({"__schema": …}).
+  const data = (parsed as { data?: unknown } | null)?.data ?? parsed;
+  const schema = (data as { __schema?: unknown } | null)?.__schema;
+  if (typeof schema !== 'object' || schema === null) {
+    throw new SchemaFileError(
+      `${path}: not an introspection result (no "__schema" object, nor "data.__schema")`,
+    );
+  }
+  const introspection = data as IntrospectionQuery;
+  try {
+    buildClientSchema(introspection);
+  } catch (error) {
+    throw new SchemaFileError(
+      `${path}: not a usable introspection result (${String((error as Error).message).slice(0, 200)})`,
+    );
+  }
+  return introspection;
+}
+
+function located(path: string, error: unknown): string {
+  if (!(error instanceof GraphQLError))
+    return `${path}: ${error instanceof Error ? error.message : String(error)}`;
+  const at = error.locations?.[0];
+  return `${path}${at ? `:${at.line}:${at.column}` : ''}: ${error.message}`;
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length}:${before.at(-1)!.length + 1}`;
+}

@@ -1,0 +1,272 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import {
+  getVariableValues,
+  GraphQLError,
+  parse,
+  print,
+  Source,
+  validate,
+  visit,
+  type DefinitionNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { measureComplexity } from '../graphql/complexity.js';
+import { analyseDocument } from '../graphql/operation.js';
+import { hintsForMessages } from '../graphql/validate.js';
+import type { FixedOperation } from '../tools/graphql-query.js';
+import { variablesSchema } from './input-schema.js';
+
+// --operations: the operator's own GraphQL operations, each named one a tool with typed inputs. Everything is
+// checked at start-up (and on each reload): every file parses, every operation validates against the schema
+// and is within --maxComplexity, names are unique and allowed; any failure is one line naming the file.
+
+/** Names the built-in tools hold; an operation may not take them. */
+const RESERVED = new Set(['graphql_query', 'graphql_introspect']);
+/** MCP tool names: 1 to 128 of these characters (GraphQL names always are, but may be longer). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const EXTENSIONS = new Set(['.graphql', '.gql']);
+
+/** A problem with the operation files: one line, naming the file (and line and column when known). */
+export class OperationsError extends Error {
+  override readonly name = 'OperationsError';
+}
+
+/** One operation tool. */
+export interface OperationTool extends FixedOperation {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: 'query' | 'mutation';
+  /** The tool's input schema: the operation's variables as JSON Schema. */
+  readonly inputSchema: Record<string, unknown>;
+  /** Where it was written, for messages: `ops/books.graphql:3`. */
+  readonly where: string;
+}
+
+/** What loading the files gave: the tools, and the mutations left out under --readOnly. */
+export interface OperationSet {
+  readonly tools: readonly OperationTool[];
+  readonly skipped: readonly string[];
+  /**
+   * The tool's arguments as the operation's variables, coerced against the schema, or the problems, each
+   * naming the variable (and the valid names, e.g. of an enum).
+   */
+  variablesOf(tool: OperationTool, args: Record<string, unknown>): Record<string, unknown> | string;
+}
+
+export interface LoadOptions {
+  readonly schema: GraphQLSchema;
+  readonly maxComplexity: number;
+  readonly readOnly: boolean;
+  /** Describes the endpoint in generated descriptions. */
+  readonly endpointName: string;
+}
+
+/** Reads, checks and turns into tools every named operation in these files and directories. */
+export function loadOperations(paths: readonly string[], options: LoadOptions): OperationSet {
+  const files = paths.flatMap((path) => filesOf(path));
+  if (files.length === 0) {
+    throw new OperationsError(`${paths.join(', ')}: no .graphql or .gql files found`);
+  }
+  const operations: Array<{ node: OperationDefinitionNode; file: string; text: string }> = [];
+  const fragments = new Map<string, { node: FragmentDefinitionNode; file: string }>();
+  for (const file of files) {
+    const text = readText(file);
+    let definitions: readonly DefinitionNode[];
+    try {
+      definitions = parse(new Source(text, file)).definitions;
+    } catch (error) {
+      throw new OperationsError(located(file, error));
+    }
+    for (const node of definitions) {
+      const line = `${file}:${lineOf(text, node.loc?.start ?? 0)}`;
+      if (node.kind === 'FragmentDefinition') {
+        const known = fragments.get(node.name.value);
+        if (known !== undefined) {
+          throw new OperationsError(
+            `${line}: fragment ${node.name.value} is defined twice (also in ${known.file})`,
+          );
+        }
+        fragments.set(node.name.value, { node, file });
+      } else if (node.kind === 'OperationDefinition') {
+        if (node.name === undefined) {
+          throw new OperationsError(
+            `${line}: an operation without a name; name it (e.g. query GetBook { … }) to make it a tool`,
+          );
+        }
+        operations.push({ node, file, text });
+      } else {
+        throw new OperationsError(
+          `${line}: only operations and fragments belong in operation files, not ${node.kind}`,
+        );
+      }
+    }
+  }
+
+  const tools: OperationTool[] = [];
+  const skipped: string[] = [];
+  const names = new Map<string, string>();
+  for (const { node, file, text } of operations) {
+    const name = node.name!.value;
+    const where = `${file}:${lineOf(text, node.loc?.start ?? 0)}`;
+    if (node.operation === 'subscription') {
+      throw new OperationsError(`${where}: ${name} is a subscription, which a tool cannot serve`);
+    }
+    if (RESERVED.has(name)) throw new OperationsError(`${where}: ${name} is the name of a built-in tool`);
+    if (!TOOL_NAME.test(name))
+      throw new OperationsError(
+        `${where}: ${name} is longer than the 128 characters MCP allows in a tool name`,
+      );
+    const known = names.get(name);
+    if (known !== undefined)
+      throw new OperationsError(`${where}: the operation name ${name} is used twice (also at ${known})`);
+    names.set(name, where);
+
+    const used = fragmentsUsedBy(node, fragments, where);
+    const errors = validate(options.schema, { kind: 'Document', definitions: [node, ...used] } as never);
+    if (errors.length > 0) throw new OperationsError(located(file, errors[0]!, name));
+    const document = analyseDocument([node, ...used].map((definition) => print(definition)).join('\n'));
+    const operation = document.operations[0]!;
+    if (options.maxComplexity > 0) {
+      const complexity = measureComplexity(document, operation, options.maxComplexity);
+      if (complexity.value > options.maxComplexity) {
+        throw new OperationsError(
+          `${where}: ${name} selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than --maxComplexity (${options.maxComplexity})`,
+        );
+      }
+    }
+    if (node.operation === 'mutation' && options.readOnly) {
+      skipped.push(`${name} (${where}) is a mutation: left out under --readOnly`);
+      continue;
+    }
+    tools.push({
+      name,
+      description: describe(node, text, options),
+      kind: node.operation,
+      inputSchema: variablesSchema(options.schema, node.variableDefinitions ?? []),
+      where,
+      document,
+      operation,
+    });
+  }
+  return { tools, skipped, variablesOf: (tool, args) => coerce(options.schema, tool, args) };
+}
+
+function filesOf(path: string): string[] {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    throw new OperationsError(
+      `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  if (!stats.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && EXTENSIONS.has(extname(entry.name).toLowerCase()))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new OperationsError(
+      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
+/** The fragments an operation spreads, directly or through other fragments, each once. */
+function fragmentsUsedBy(
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, { node: FragmentDefinitionNode }>,
+  where: string,
+): FragmentDefinitionNode[] {
+  const used = new Map<string, FragmentDefinitionNode>();
+  const pending: Array<OperationDefinitionNode | FragmentDefinitionNode> = [operation];
+  while (pending.length > 0) {
+    visit(pending.pop()!, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        if (used.has(name)) return;
+        const fragment = fragments.get(name)?.node;
+        if (fragment === undefined)
+          throw new OperationsError(`${where}: the fragment ${name} is not defined in any operation file`);
+        used.set(name, fragment);
+        pending.push(fragment);
+      },
+    });
+  }
+  return [...used.values()];
+}
+
+/**
+ * The tool's description: the comment lines directly above the operation, else what the schema says of the
+ * root fields it selects.
+ */
+function describe(node: OperationDefinitionNode, text: string, options: LoadOptions): string {
+  const lines = text.slice(0, node.loc?.start ?? 0).split('\n');
+  lines.pop(); // the operation's own line, up to where it starts
+  const comments: string[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const match = /^\s*#\s?(.*)$/.exec(lines[i]!);
+    if (match === null) break;
+    comments.unshift(match[1]!.trim());
+  }
+  const written = comments.filter((line) => line !== '').join(' ');
+  if (written !== '') return written;
+  const root =
+    node.operation === 'mutation' ? options.schema.getMutationType() : options.schema.getQueryType();
+  const said = node.selectionSet.selections.flatMap((selection) => {
+    if (selection.kind !== 'Field' || root === null || root === undefined) return [];
+    const field = root.getFields()[selection.name.value];
+    return field?.description ? [field.description.trim()] : [];
+  });
+  const kind = node.operation === 'mutation' ? 'mutation (it changes data)' : 'query';
+  const base = `Runs the GraphQL ${kind} ${node.name!.value} against ${options.endpointName}.`;
+  return said.length > 0 ? `${said.join(' ')} ${base}` : base;
+}
+
+function coerce(
+  schema: GraphQLSchema,
+  tool: OperationTool,
+  args: Record<string, unknown>,
+): Record<string, unknown> | string {
+  const definitions = tool.operation.variableDefinitions ?? [];
+  const known = definitions.map((definition) => definition.variable.name.value);
+  const unknown = Object.keys(args).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    const inputs = known.length > 0 ? `the inputs are ${known.join(', ')}` : 'it takes no inputs';
+    return `unknown input ${unknown.map((key) => JSON.stringify(key.slice(0, 60))).join(', ')} (${inputs})`;
+  }
+  // As for the built-in tools, an input set to null counts as left out (models send null for "none").
+  const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+  const result = getVariableValues(schema, definitions, given, { maxErrors: 10 });
+  if (result.errors === undefined) return given;
+  const messages = result.errors.map((error) => error.message.replace(/^Variable "\$/, 'input "'));
+  const hints = hintsForMessages(
+    schema,
+    result.errors.map((error) => error.message),
+  );
+  return [...messages, ...hints].join(' ');
+}
+
+function located(file: string, error: unknown, operation?: string): string {
+  const prefix = operation ? `${operation}: ` : '';
+  if (!(error instanceof GraphQLError))
+    return `${file}: ${prefix}${error instanceof Error ? error.message : String(error)}`;
+  const node = error.nodes?.[0];
+  const source = node?.loc?.source ?? error.source;
+  const at = error.locations?.[0];
+  return `${source?.name ?? file}${at ? `:${at.line}:${at.column}` : ''}: ${prefix}${error.message}`;
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

@@ -1,0 +1,63 @@
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import type { Config } from '../config.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { errorResult, ToolError } from '../errors.js';
+import type { OperationSet, OperationTool } from '../operations/load.js';
+import { outputSchema, runOperation } from './graphql-query.js';
+import { advertisedJson } from './input.js';
+
+/**
+ * The operator's operations (--operations) as tools of one server. `show` makes the server offer exactly a
+ * set's tools: a reload removes the tools that are gone, updates those that stay and adds the new ones; the
+ * SDK tells a connected client that the list changed.
+ */
+export class OperationTools {
+  readonly #handles = new Map<string, RegisteredTool>();
+
+  constructor(
+    private readonly server: McpServer,
+    private readonly config: Config,
+    private readonly diagnostics: Diagnostics,
+  ) {}
+
+  show(set: OperationSet): void {
+    const names = new Set(set.tools.map((tool) => tool.name));
+    for (const [name, handle] of this.#handles) {
+      if (!names.has(name)) {
+        handle.remove();
+        this.#handles.delete(name);
+      }
+    }
+    for (const tool of set.tools) {
+      const definition = {
+        title: tool.name,
+        description: tool.description,
+        inputSchema: advertisedJson(tool.inputSchema),
+        outputSchema,
+        annotations:
+          tool.kind === 'query'
+            ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true }
+            : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      };
+      const callback = this.diagnostics.reported(tool.name, (args: unknown, signal) =>
+        this.#run(set, tool, (args ?? {}) as Record<string, unknown>, signal),
+      );
+      const known = this.#handles.get(tool.name);
+      if (known === undefined)
+        this.#handles.set(tool.name, this.server.registerTool(tool.name, definition, callback));
+      else
+        known.update({
+          description: definition.description,
+          paramsSchema: definition.inputSchema,
+          annotations: definition.annotations,
+          callback,
+        });
+    }
+  }
+
+  async #run(set: OperationSet, tool: OperationTool, args: Record<string, unknown>, signal: AbortSignal) {
+    const variables = set.variablesOf(tool, args);
+    if (typeof variables === 'string') return errorResult(new ToolError('INVALID_INPUT', variables));
+    return runOperation(this.config, tool, variables, signal);
+  }
+}
