@@ -8,7 +8,10 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { serveGraphQL } from './graphql-server.ts';
 import { createLibraryApi } from './library-api.ts';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.cjs');
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '../dist/cli.cjs');
+// Curated operations, each a tool of its own (--operations).
+const operations = join(here, 'operations');
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 const indent = (text: string) => text.replace(/^/gm, '    ');
 
@@ -17,7 +20,12 @@ const graphqlServer = await serveGraphQL(api.schema, api.rootValue);
 const client = new Client({ name: 'graphql-mcp-demo', version: '1.0.0' });
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [cli, `--endpoint=${graphqlServer.url}`, '--headers={"Authorization":"Bearer demo-token"}'],
+  args: [
+    cli,
+    `--endpoint=${graphqlServer.url}`,
+    '--headers={"Authorization":"Bearer demo-token"}',
+    `--operations=${operations}`,
+  ],
   stderr: 'ignore',
 });
 
@@ -42,7 +50,9 @@ try {
     `The library API serves ${graphqlServer.url}; graphql-mcp runs as an MCP client would start it:`,
   );
   console.log(
-    indent(`node dist/cli.cjs --endpoint=${graphqlServer.url} --headers='{"Authorization":"Bearer …"}'`),
+    indent(
+      `node dist/cli.cjs --endpoint=${graphqlServer.url} --headers='{"Authorization":"Bearer …"}' --operations=demo/operations`,
+    ),
   );
   await client.connect(transport);
 
@@ -63,6 +73,13 @@ try {
       'query Books($genre: Genre, $first: Int) { books(genre: $genre, first: $first) { title year author { name } } }',
     variables: { genre: 'FICTION', first: 2 },
   });
+  await show(
+    'A curated tool: the operation BooksByGenre from demo/operations/books.graphql',
+    'BooksByGenre',
+    {
+      genre: 'SCIENCE',
+    },
+  );
   const mutation =
     'mutation { addReview(bookId: "b3", rating: 5, text: "Wonderful.") { id rating book { title } } }';
   await show('A mutation, refused: the model did not allow it', 'graphql_query', { query: mutation });
