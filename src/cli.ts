@@ -25,6 +25,11 @@ async function main(): Promise<void> {
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
 
   const { config, operations, reload } = await prepared(command.config);
+  const unknownTool = unknownScopedTool(config, operations);
+  if (unknownTool !== undefined) {
+    log(`graphql-mcp: --oauthToolScopes names ${unknownTool}, which is not a tool of this server`);
+    process.exit(2);
+  }
   if (config.transport === 'stdio') return serveOnStdio(config, operations, reload);
 
   // Remote mode's HTTP stack loads only in remote mode.
@@ -103,11 +108,21 @@ function reloadOperations(operations: LiveOperations, reload: () => OperationSet
   log(`graphql-mcp: --operations reloaded: ${set.tools.map((tool) => tool.name).join(', ') || 'no tools'}`);
 }
 
+/** A tool --oauthToolScopes names that this server does not offer (a typo would leave a tool unprotected). */
+function unknownScopedTool(config: Config, operations: LiveOperations | undefined): string | undefined {
+  const known = new Set<string>([
+    ...config.tools,
+    ...(operations?.current.tools.map((tool) => tool.name) ?? []),
+  ]);
+  return [...(config.http.oauth?.toolScopes.keys() ?? [])].find((name) => !known.has(name));
+}
+
 function describe(config: Config): string {
   const headers = config.headers.size > 0 ? `, headers ${config.headers.names().join(', ')}` : '';
   const readOnly = config.readOnly ? ', read-only' : '';
+  const oauth = config.http.oauth !== undefined ? `, OAuth tokens of ${config.http.oauth.issuer.origin}` : '';
   const schema = config.schemaFile !== undefined ? `, schema from ${config.schemaFile}` : '';
-  return `${describeEndpoint(config.endpoint)}${headers}${readOnly}${schema}`;
+  return `${describeEndpoint(config.endpoint)}${headers}${readOnly}${schema}${oauth}`;
 }
 
 main().catch((error: unknown) => {

@@ -66,6 +66,22 @@ export interface HttpOptions {
   readonly forwardHeaders: ReadonlyArray<{ readonly from: string; readonly to: string }>;
   /** Most /mcp requests handled at once; more are answered 503 with Retry-After. */
   readonly maxInFlight: number;
+  /** OAuth 2.1 resource server settings; undefined when remote mode does not use OAuth. */
+  readonly oauth: OAuthOptions | undefined;
+}
+
+/** Remote mode as an OAuth 2.1 resource server (src/auth/oauth.ts). */
+export interface OAuthOptions {
+  /** The authorization server that issues the access tokens (its `iss`). */
+  readonly issuer: URL;
+  /** This server's resource identifier, which tokens must name in `aud`: its public /mcp URL. */
+  readonly audience: string;
+  /** Scopes every request's token must hold. @default none */
+  readonly scopes: readonly string[];
+  /** Where the issuer's keys are; else its metadata's jwks_uri. @default discovered */
+  readonly jwksUri: URL | undefined;
+  /** Scopes a token must hold to see and call a tool, by tool name. @default none */
+  readonly toolScopes: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What the command line asks for: run the server with a config, or print help or the version. */
@@ -112,6 +128,11 @@ const OPTIONS = {
   allowedHosts: { env: 'GRAPHQL_MCP_ALLOWED_HOSTS' },
   forwardHeaders: { env: 'GRAPHQL_MCP_FORWARD_HEADERS' },
   maxInFlight: { env: 'GRAPHQL_MCP_MAX_IN_FLIGHT' },
+  oauthIssuer: { env: 'GRAPHQL_MCP_OAUTH_ISSUER' },
+  oauthAudience: { env: 'GRAPHQL_MCP_OAUTH_AUDIENCE' },
+  oauthScopes: { env: 'GRAPHQL_MCP_OAUTH_SCOPES' },
+  oauthJwksUri: { env: 'GRAPHQL_MCP_OAUTH_JWKS_URI' },
+  oauthToolScopes: { env: 'GRAPHQL_MCP_OAUTH_TOOL_SCOPES' },
   help: { short: 'h', boolean: true },
   version: { short: 'v', boolean: true },
 } as const satisfies Record<string, OptionSpec>;
@@ -168,6 +189,16 @@ Remote mode (Streamable HTTP at POST /mcp, stateless; GET /health):
                                 Name or Incoming:Outgoing, comma-separated   [GRAPHQL_MCP_FORWARD_HEADERS]
       --maxInFlight <n>         most /mcp requests handled at once; more get 503
                                 (default: 256)   [GRAPHQL_MCP_MAX_IN_FLIGHT]
+      --oauthIssuer <url>       accept OAuth access tokens (JWT) of this authorization
+                                server   [GRAPHQL_MCP_OAUTH_ISSUER]
+      --oauthAudience <url>     this server's public /mcp URL, the tokens' audience
+                                [GRAPHQL_MCP_OAUTH_AUDIENCE]
+      --oauthScopes <list>      scopes every token needs, comma-separated
+                                [GRAPHQL_MCP_OAUTH_SCOPES]
+      --oauthJwksUri <url>      the issuer's keys (default: from its metadata)
+                                [GRAPHQL_MCP_OAUTH_JWKS_URI]
+      --oauthToolScopes <list>  tool=scope pairs: a token sees and calls the tool only
+                                with the scope   [GRAPHQL_MCP_OAUTH_TOOL_SCOPES]
 
   -h, --help                    print this help
   -v, --version                 print the version
@@ -413,7 +444,79 @@ function readHttpOptions(raw: (name: OptionName) => RawValue | undefined): HttpO
     allowedHosts: optional(raw('allowedHosts'), readHostList) ?? LOOPBACK_HOSTS,
     forwardHeaders: optional(raw('forwardHeaders'), readForwardHeaders) ?? [],
     maxInFlight: optional(raw('maxInFlight'), (v) => readInteger(v, 1, 100_000)) ?? 256,
+    oauth: readOAuth(raw),
   };
+}
+
+/** --oauth*: all or nothing, with issuer and audience at least. */
+function readOAuth(raw: (name: OptionName) => RawValue | undefined): OAuthOptions | undefined {
+  const names: OptionName[] = [
+    'oauthIssuer',
+    'oauthAudience',
+    'oauthScopes',
+    'oauthJwksUri',
+    'oauthToolScopes',
+  ];
+  const given = names.map(raw).find((value) => value !== undefined);
+  if (given === undefined) return undefined;
+  const issuer = raw('oauthIssuer');
+  const audience = raw('oauthAudience');
+  if (issuer === undefined || audience === undefined) {
+    throw new ConfigError(`${given.source} needs both --oauthIssuer and --oauthAudience`);
+  }
+  return {
+    issuer: readSecureUrl(issuer),
+    audience: readSecureUrl(audience).href,
+    scopes: optional(raw('oauthScopes'), readScopes) ?? [],
+    jwksUri: optional(raw('oauthJwksUri'), readSecureUrl),
+    toolScopes: optional(raw('oauthToolScopes'), readToolScopes) ?? new Map(),
+  };
+}
+
+/** An https URL (http only on a loopback host, for local setups and tests). */
+function readSecureUrl({ value, source }: RawValue): URL {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`${source} must be a URL, e.g. https://auth.example.com`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    throw new ConfigError(`${source} must be an https URL (http only on a loopback host)`);
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new ConfigError(`${source} must be a URL without user-info, query or fragment`);
+  }
+  return url;
+}
+
+const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+function readScopes({ value, source }: RawValue): string[] {
+  const scopes = value.split(/[\s,]+/).filter((scope) => scope !== '');
+  if (scopes.length === 0 || !scopes.every((scope) => SCOPE.test(scope))) {
+    throw new ConfigError(`${source} must be scopes separated by commas or spaces, e.g. mcp:use,api:read`);
+  }
+  return scopes;
+}
+
+/** `graphql_query=api:write,GetBook=books:read books:list`: each entry a tool and the scopes it needs. */
+function readToolScopes({ value, source }: RawValue): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
+    const match = /^([A-Za-z0-9_.-]{1,128})=(.+)$/.exec(entry);
+    const scopes = match?.[2]!.split(/\s+/).filter((scope) => scope !== '') ?? [];
+    if (match === null || scopes.length === 0 || !scopes.every((scope) => SCOPE.test(scope))) {
+      throw new ConfigError(
+        `${source} must be tool=scope entries separated by commas, e.g. graphql_query=api:write`,
+      );
+    }
+    map.set(match[1]!, scopes);
+  }
+  return map;
 }
 
 // Rules across options: HTTP settings need HTTP mode, and an exposed server needs a token.
@@ -426,6 +529,11 @@ function checkHttpOptions(config: Config, raw: (name: OptionName) => RawValue | 
     'allowedHosts',
     'forwardHeaders',
     'maxInFlight',
+    'oauthIssuer',
+    'oauthAudience',
+    'oauthScopes',
+    'oauthJwksUri',
+    'oauthToolScopes',
   ];
   if (config.transport === 'stdio') {
     // Arguments only: an environment shared with a remote deployment may hold its variables.
@@ -433,15 +541,22 @@ function checkHttpOptions(config: Config, raw: (name: OptionName) => RawValue | 
     if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
     return;
   }
-  const { host, token, allowUnauthenticated, forwardHeaders } = config.http;
-  if (token === undefined && !allowUnauthenticated && !isLoopback(host)) {
+  const { host, token, allowUnauthenticated, forwardHeaders, oauth } = config.http;
+  if (token !== undefined && oauth !== undefined) {
+    throw new ConfigError('--httpToken and --oauthIssuer cannot be combined: choose one way to authenticate');
+  }
+  if (token === undefined && oauth === undefined && !allowUnauthenticated && !isLoopback(host)) {
     throw new ConfigError(
-      `--host ${host} is not a loopback interface: set --httpToken (or MCP_HTTP_TOKEN), or pass --allowUnauthenticated if a proxy in front authenticates`,
+      `--host ${host} is not a loopback interface: set --httpToken (or MCP_HTTP_TOKEN) or --oauthIssuer, or pass --allowUnauthenticated if a proxy in front authenticates`,
     );
   }
-  if (token !== undefined && forwardHeaders.some(({ from }) => from.toLowerCase() === 'authorization')) {
+  if (
+    (token !== undefined || oauth !== undefined) &&
+    forwardHeaders.some(({ from }) => from.toLowerCase() === 'authorization')
+  ) {
+    const by = token !== undefined ? '--httpToken' : '--oauthIssuer';
     throw new ConfigError(
-      '--forwardHeaders cannot forward the incoming Authorization header while --httpToken is set: it carries the MCP token. Forward another header under that name instead, e.g. --forwardHeaders=X-GraphQL-Authorization:Authorization',
+      `--forwardHeaders cannot forward the incoming Authorization header while ${by} is set: it carries the MCP token. Forward another header under that name instead, e.g. --forwardHeaders=X-GraphQL-Authorization:Authorization`,
     );
   }
 }

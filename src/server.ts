@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import type { Config } from './config.js';
+import type { BuiltInTool, Config } from './config.js';
 import { Diagnostics, type Era } from './diagnostics.js';
 import type { LiveOperations } from './operations/live.js';
 import { registerGraphQLIntrospect } from './tools/graphql-introspect.js';
@@ -24,6 +24,8 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** The operator's operations as tools (--operations); followed as they change when they are watched. */
   readonly operations?: LiveOperations;
+  /** Which tools this server offers (remote mode: those the request's token has the scopes for). */
+  readonly allowTool?: (name: string) => boolean;
 }
 
 /**
@@ -42,11 +44,13 @@ export function createServer(config: Config, options: ServerOptions = {}): McpSe
     },
   );
   const diagnostics = new Diagnostics(server, options.era ?? 'legacy', options.log);
-  if (config.tools.includes('graphql_query')) registerGraphQLQuery(server, config, diagnostics);
-  if (config.tools.includes('graphql_introspect')) registerGraphQLIntrospect(server, config, diagnostics);
+  const allowed = options.allowTool ?? (() => true);
+  const offers = (tool: BuiltInTool) => config.tools.includes(tool) && allowed(tool);
+  if (offers('graphql_query')) registerGraphQLQuery(server, config, diagnostics);
+  if (offers('graphql_introspect')) registerGraphQLIntrospect(server, config, diagnostics);
   const { operations } = options;
   if (operations !== undefined) {
-    const tools = new OperationTools(server, config, diagnostics);
+    const tools = new OperationTools(server, config, diagnostics, allowed);
     tools.show(operations.current);
     if (operations.watched) {
       const unsubscribe = operations.subscribe((set) => tools.show(set));

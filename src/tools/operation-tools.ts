@@ -18,17 +18,19 @@ export class OperationTools {
     private readonly server: McpServer,
     private readonly config: Config,
     private readonly diagnostics: Diagnostics,
+    private readonly allowed: (name: string) => boolean = () => true,
   ) {}
 
   show(set: OperationSet): void {
-    const names = new Set(set.tools.map((tool) => tool.name));
+    const tools = set.tools.filter((tool) => this.allowed(tool.name));
+    const names = new Set(tools.map((tool) => tool.name));
     for (const [name, handle] of this.#handles) {
       if (!names.has(name)) {
         handle.remove();
         this.#handles.delete(name);
       }
     }
-    for (const tool of set.tools) {
+    for (const tool of tools) {
       const definition = {
         title: tool.name,
         description: tool.description,

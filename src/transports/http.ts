@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { ResourceServer, type Principal, type Refusal } from '../auth/oauth.js';
 import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
 import type { LiveOperations } from '../operations/live.js';
@@ -44,16 +45,28 @@ export async function serveHttp(
   let inFlight = 0;
   const held = { bytes: 0 };
   const tokenDigest = config.http.token === undefined ? undefined : digest(config.http.token);
+  const oauth =
+    config.http.oauth === undefined ? undefined : new ResourceServer(config.http.oauth, config.timeout);
 
   const mcp = toNodeHandler(
     createMcpHandler(
-      ({ era, requestInfo }) => {
+      ({ era, requestInfo, authInfo }) => {
         // Validated in front (forwardedHeaders below), so read again here without a problem to report.
-        const forwarded = forwardedHeaders((name) => requestInfo?.headers.get(name) ?? undefined, config);
+        const forwarded = forwardedHeaders(
+          (name) => requestInfo?.headers.get(name) ?? undefined,
+          config,
+          authInfo?.token,
+        );
         const headers = typeof forwarded === 'string' ? new HeaderSet() : forwarded;
         const requestConfig =
           headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
-        return createServer(requestConfig, { era, log, operations });
+        // With per-tool scopes, a token sees only the tools it may call.
+        const scopes = new Set(authInfo?.scopes);
+        const allowTool =
+          oauth === undefined
+            ? undefined
+            : (tool: string) => oauth.scopesFor(tool).every((scope) => scopes.has(scope));
+        return createServer(requestConfig, { era, log, operations, allowTool });
       },
       { maxRequestBodySize: MAX_BODY_BYTES, onerror: () => undefined },
     ),
@@ -85,12 +98,13 @@ export async function serveHttp(
     res: ServerResponse,
     entry: Record<string, unknown>,
   ): Promise<void> {
-    const path = (req.url ?? '/').split('?', 1)[0];
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     if (path === '/health') {
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return sendJson(res, 405, { error: 'use GET' }, { allow: 'GET, HEAD' });
       return sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'stopping' : 'ok' });
     }
+    if (oauth !== undefined && oauth.metadataPaths.includes(path)) return sendMetadata(req, res, oauth);
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
 
     // DNS rebinding: a browser page on another site may reach this port under a name that resolves here.
@@ -100,6 +114,13 @@ export async function serveHttp(
       return sendJson(res, 401, rpcError(-32001, 'Unauthorized: send Authorization: Bearer <token>'), {
         'www-authenticate': 'Bearer realm="graphql-mcp"',
       });
+    }
+    let principal: Principal | undefined;
+    if (oauth !== undefined) {
+      const outcome = await oauth.authenticate(headerText(req, 'authorization'));
+      if (!('token' in outcome)) return refuse(res, outcome);
+      principal = outcome;
+      if (principal.subject !== undefined) entry.sub = principal.subject.slice(0, 100);
     }
     if (shuttingDown)
       return sendJson(res, 503, rpcError(-32000, 'the server is shutting down'), { connection: 'close' });
@@ -159,9 +180,21 @@ export async function serveHttp(
         );
       }
       describeCall(message, entry);
+      // A tool the token may not call: 403 naming the scope, so that a client can ask for it (step-up).
+      if (
+        oauth !== undefined &&
+        principal !== undefined &&
+        typeof entry.tool === 'string' &&
+        entry.rpc === 'tools/call'
+      ) {
+        if (!oauth.allows(principal, entry.tool))
+          return refuse(res, oauth.insufficientScope(oauth.scopesFor(entry.tool)));
+      }
 
-      const forwarded = forwardedHeaders((name) => headerText(req, name), config);
+      const forwarded = forwardedHeaders((name) => headerText(req, name), config, principal?.token);
       if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
+      if (principal !== undefined)
+        (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal);
       await mcp(req, res, message);
     } finally {
       inFlight--;
@@ -190,6 +223,45 @@ export async function serveHttp(
         }, config.timeout + 1_000);
         hardStop.unref();
       }),
+  };
+}
+
+/** A refusal of the resource server: its status, the WWW-Authenticate challenge, a JSON-RPC error body. */
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  const headers: Record<string, string> =
+    refusal.challenge === undefined ? { 'retry-after': '5' } : { 'www-authenticate': refusal.challenge };
+  const code = refusal.status === 503 ? -32000 : -32001;
+  sendJson(
+    res,
+    refusal.status,
+    rpcError(
+      code,
+      `${refusal.status === 403 ? 'Forbidden' : refusal.status === 401 ? 'Unauthorized' : 'Unavailable'}: ${refusal.message}`,
+    ),
+    headers,
+  );
+}
+
+/** RFC 9728 protected resource metadata, readable from any origin (browser-based clients discover it). */
+function sendMetadata(req: IncomingMessage, res: ServerResponse, oauth: ResourceServer): void {
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, cors);
+    return void res.end();
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return sendJson(res, 405, { error: 'use GET' }, { allow: 'GET, HEAD, OPTIONS' });
+  sendJson(res, 200, oauth.metadata(), { ...cors, 'cache-control': 'public, max-age=3600' });
+}
+
+/** What the SDK passes to the server factory (authInfo) and its handlers (ctx.http.authInfo). */
+function authInfoOf(principal: Principal): AuthInfo {
+  return {
+    token: principal.token,
+    clientId: principal.clientId ?? '',
+    scopes: [...principal.scopes],
+    ...(principal.expiresAt !== undefined ? { expiresAt: principal.expiresAt } : {}),
+    extra: { subject: principal.subject },
   };
 }
 
@@ -232,13 +304,18 @@ function headerText(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The configured headers of this request, renamed as asked; never the MCP token. */
-function forwardedHeaders(header: (name: string) => string | undefined, config: Config): HeaderSet | string {
+/** The configured headers of this request, renamed as asked; never the MCP token (shared or OAuth). */
+function forwardedHeaders(
+  header: (name: string) => string | undefined,
+  config: Config,
+  accessToken?: string,
+): HeaderSet | string {
   const headers = new HeaderSet();
   for (const { from, to } of config.http.forwardHeaders) {
     const text = header(from);
     if (text === undefined) continue;
     if (config.http.token !== undefined && text.includes(config.http.token)) continue;
+    if (accessToken !== undefined && text.includes(accessToken)) continue;
     const problem = headers.trySet(to, text);
     if (problem !== undefined) return `forwarded ${problem}`;
   }
