@@ -3,6 +3,7 @@
 // to its floor measured in the same run (a bare `node -e ""`, a direct POST from this process), and the
 // subjects take turns within every round, so that the noise of a shared machine falls on all of them alike.
 // Progress goes to stderr; stdout gets the results only.
+import { REMOTE_DEFAULTS, remoteSection } from './remote.ts';
 import { measureResultShaping } from './result-shaping.ts';
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -529,6 +530,11 @@ async function main(): Promise<void> {
     await api.close();
   }
   const introspection = options.introspectRounds > 0 ? await measureIntrospection(subjects, options) : null;
+  progress('remote mode: stdio, HTTP (2025 and 2026 clients) and direct POSTs');
+  const remote = await remoteSection(
+    options.apiProcess,
+    options.quick ? { ...REMOTE_DEFAULTS, calls: 200, throughputCalls: 2_000, rounds: 2 } : REMOTE_DEFAULTS,
+  );
   const seconds = (performance.now() - started) / 1000;
   const loadAfter = os.loadavg();
 
@@ -561,6 +567,7 @@ async function main(): Promise<void> {
     out.push(`  ${verdict.met ? 'met    ' : 'NOT MET'}  ${verdict.measure}: ${verdict.target}`);
   out.push('', ...method.map((line) => `- ${line}`));
   if (profile) out.push('', profile);
+  out.push('', ...remote);
   out.push('', ...measureResultShaping());
   out.push('', 'Markdown:', '', renderMarkdown(table), '', ...method.map((line) => `- ${line}`), '');
   process.stdout.write(out.join('\n'));

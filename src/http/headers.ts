@@ -74,6 +74,8 @@ export class HeaderSet {
 
   /** A new set: this one's headers, then `other`'s replacing any of the same name. */
   merge(other: HeaderSet): HeaderSet {
+    // Sets are not changed once built, so merging nothing may give this very set (and what is kept per set).
+    if (other.#entries.size === 0) return this;
     const merged = new HeaderSet();
     for (const [key, entry] of this.#entries) merged.#entries.set(key, entry);
     for (const [key, entry] of other.#entries) merged.#entries.set(key, entry);
