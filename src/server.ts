@@ -12,10 +12,17 @@ const INSTRUCTIONS =
   'Results are GraphQL responses; failures start with an error code (e.g. COMPLEXITY_LIMIT) and say what to change.';
 
 /**
- * The tool list changes only when the server restarts with other options; clients of the 2026-07-28 protocol
- * may keep it (and server/discover's answer) this long. It depends on no user, so shared caches may too.
+ * The tool list changes only when the server restarts with other options (unless operation files are
+ * watched); clients of the 2026-07-28 protocol may keep it (and server/discover's answer) this long. Per-tool
+ * OAuth scopes make it depend on the user: then only the user's own cache may keep it.
  */
 const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const;
+const PRIVATE_LIST_CACHE = { ...LIST_CACHE, cacheScope: 'private' } as const;
+
+function listCache(perUser: boolean) {
+  const hint = perUser ? PRIVATE_LIST_CACHE : LIST_CACHE;
+  return { 'tools/list': hint, 'server/discover': hint };
+}
 
 /** Options of one server instance: which protocol era it serves, and where remote mode's request log goes. */
 export interface ServerOptions {
@@ -40,7 +47,8 @@ export function createServer(config: Config, options: ServerOptions = {}): McpSe
       // Only watched operation files change the tools during the life of the process.
       capabilities: { tools: { listChanged: options.operations?.watched ?? false }, logging: {} },
       instructions: INSTRUCTIONS,
-      cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
+      // Watched operation files may change the list at any time: then it is not to be kept.
+      ...(options.operations?.watched ? {} : { cacheHints: listCache(options.allowTool !== undefined) }),
     },
   );
   const diagnostics = new Diagnostics(server, options.era ?? 'legacy', options.log);

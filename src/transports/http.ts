@@ -63,7 +63,7 @@ export async function serveHttp(
         // With per-tool scopes, a token sees only the tools it may call.
         const scopes = new Set(authInfo?.scopes);
         const allowTool =
-          oauth === undefined
+          oauth === undefined || config.http.oauth?.toolScopes.size === 0
             ? undefined
             : (tool: string) => oauth.scopesFor(tool).every((scope) => scopes.has(scope));
         return createServer(requestConfig, { era, log, operations, allowTool });
