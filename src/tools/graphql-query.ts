@@ -344,6 +344,7 @@ async function schemaToValidate(
         await loadSchema(steps, config, { endpoint, headers, redact: (text) => hide().text(text) }, signal)
       ).schema;
     } catch (error) {
+      if (signal?.aborted) throw new ToolError('CANCELLED', 'the client cancelled the call');
       if (!(error instanceof ToolError)) throw error;
     }
   }
@@ -380,7 +381,8 @@ function graphqlResult(
   }
   const texts = [text, ...notes];
   if (shaped !== undefined) texts.push(steps.shapeNote(shaped, config.maxResultChars));
-  if (failed) texts.push(...hintsOnFailure());
+  // The names come from the endpoint's schema: its text, like the response's, may echo a credential.
+  if (failed) texts.push(...hintsOnFailure().map((hint) => redactor.text(hint)));
   if (hidden > 0) texts.push(redactionNote(hidden));
   return {
     content: texts.map((text) => ({ type: 'text' as const, text })),
