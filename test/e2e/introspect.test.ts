@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
+import { startMcp, texts, type CallToolResult, useSession } from '../fixtures/mcp.ts';
 
 const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
 
@@ -93,16 +93,6 @@ async function closedPort(): Promise<number> {
 }
 
 /** Starts one session for a describe block and closes it after. */
-function useSession(args: () => string[]): () => McpSession {
-  let session: McpSession | undefined;
-  before(async () => {
-    session = await startMcp(args());
-  });
-  after(async () => {
-    await session?.close();
-  });
-  return () => session!;
-}
 
 function firstText(result: CallToolResult): string {
   return texts(result)[0] ?? '';

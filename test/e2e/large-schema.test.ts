@@ -14,7 +14,7 @@ import { createLibraryApi } from '../../demo/library-api.ts';
 import { INTROSPECTION_QUERY, printIntrospection } from '../../src/graphql/schema.ts';
 import { introspectionRequests, loadGitHubSchema, serveGitHubSchema } from '../fixtures/github-schema.ts';
 import { startHttpMcp } from '../fixtures/http-mcp.ts';
-import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult, useSession } from '../fixtures/mcp.ts';
 
 const DEFAULT_BUDGET = 40_000;
 
@@ -39,16 +39,6 @@ after(async () => {
 });
 
 /** Starts one session for a describe block and closes it after. */
-function useSession(args: () => string[]): () => McpSession {
-  let session: McpSession | undefined;
-  before(async () => {
-    session = await startMcp(args());
-  });
-  after(async () => {
-    await session?.close();
-  });
-  return () => session!;
-}
 
 /** Characters of a whole result, as the budget counts them: every text, and two between texts. */
 function resultChars(result: CallToolResult): number {

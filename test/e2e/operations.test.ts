@@ -18,8 +18,8 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import { startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
-import { CLI, runCli, startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { graphqlHandler, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
+import { CLI, runCli, startMcp, texts, type McpSession, useSession } from '../fixtures/mcp.ts';
 
 const SDL = /* GraphQL */ `
   "A product category."
@@ -179,15 +179,6 @@ async function runCliAsync(args: readonly string[]): Promise<{ status: number | 
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const [status] = (await once(child, 'exit')) as [number | null];
   return { status, stderr };
-}
-
-function useSession(args: () => string[]): () => McpSession {
-  let session: McpSession | undefined;
-  before(async () => {
-    session = await startMcp(args());
-  });
-  after(() => session?.close());
-  return () => session!;
 }
 
 describe('--operations with --schema: a folder of operations becomes tools', () => {
@@ -449,20 +440,7 @@ describe('--operations without --schema, against an endpoint that can be introsp
   let session: McpSession;
   before(async () => {
     open = await startFaultServer();
-    url = open.route('/graphql', async ({ res, request }) => {
-      const { query, variables } = JSON.parse(request.body) as {
-        query: string;
-        variables?: Record<string, unknown>;
-      };
-      const document = parse(query);
-      const errors = validate(schema, document);
-      const result =
-        errors.length > 0
-          ? { errors }
-          : await execute({ schema, document, rootValue, variableValues: variables });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(result));
-    });
+    url = open.route('/graphql', graphqlHandler(schema, rootValue));
     session = await startMcp([`--endpoint=${url}`, `--operations=${folder}`]);
   });
   after(async () => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { buildSchema, graphql, GraphQLError } from 'graphql';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { startMcp, texts, type CallToolResult, type McpSession } from '../fixtures/mcp.ts';
+import { texts, type CallToolResult, useSession } from '../fixtures/mcp.ts';
 
 const SDL = /* GraphQL */ `
   enum ItemOrder {
@@ -138,15 +138,6 @@ before(async () => {
 });
 
 after(() => api.close());
-
-function useSession(args: () => string[]): () => McpSession {
-  let session: McpSession | undefined;
-  before(async () => {
-    session = await startMcp(args());
-  });
-  after(() => session?.close());
-  return () => session!;
-}
 
 const tokens = (result: CallToolResult) => encode(texts(result).join('\n')).length;
 

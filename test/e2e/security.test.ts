@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
+import { startMcp, texts, type McpSession, type CallToolResult, useSession } from '../fixtures/mcp.ts';
 
 const START_AUTH = 'Bearer st4rtup-T0KEN-1111';
 const START_KEY = 'st4rtup-K3Y-2222';
@@ -125,16 +125,6 @@ async function closedPort(): Promise<number> {
 }
 
 /** Starts one session for a describe block and closes it after. */
-function useSession(args: () => string[]): () => McpSession {
-  let session: McpSession | undefined;
-  before(async () => {
-    session = await startMcp(args());
-  });
-  after(async () => {
-    await session?.close();
-  });
-  return () => session!;
-}
 
 /** Calls a tool and returns the result with the requests `server` received during the call. */
 async function callCounting(
