@@ -250,6 +250,14 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   return { kind: 'serve', config: Object.freeze(config) };
 }
 
+/** The non-empty, trimmed entries of a comma-separated value. */
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
 function optional<T>(raw: RawValue | undefined, read: (raw: RawValue) => T): T | undefined {
   return raw === undefined ? undefined : read(raw);
 }
@@ -331,20 +339,14 @@ function readPath({ value, source }: RawValue): string {
 }
 
 function readPathList({ value, source }: RawValue): string[] {
-  const paths = value
-    .split(',')
-    .map((path) => path.trim())
-    .filter((path) => path !== '');
+  const paths = commaList(value);
   if (paths.length === 0)
     throw new ConfigError(`${source} must be a comma-separated list of files or directories`);
   return paths;
 }
 
 function readTools({ value, source }: RawValue): BuiltInTool[] {
-  const names = value
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
+  const names = commaList(value);
   if (names.length === 1 && names[0] === 'none') return [];
   const unknown = names.find((name) => !(BUILT_IN_TOOLS as readonly string[]).includes(name));
   if (names.length === 0 || unknown !== undefined) {
@@ -363,10 +365,7 @@ function readValidateMode({ value, source }: RawValue): ValidateMode {
 }
 
 function readUrlList(raw: RawValue): URL[] {
-  const entries = raw.value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
+  const entries = commaList(raw.value);
   if (entries.length === 0) {
     throw new ConfigError(`${raw.source} must be a comma-separated list of http(s) URLs`);
   }
@@ -503,10 +502,7 @@ function readScopes({ value, source }: RawValue): string[] {
 /** `graphql_query=api:write,GetBook=books:read books:list`: each entry a tool and the scopes it needs. */
 function readToolScopes({ value, source }: RawValue): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  for (const entry of value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')) {
+  for (const entry of commaList(value)) {
     const match = /^([A-Za-z0-9_.-]{1,128})=(.+)$/.exec(entry);
     const scopes = match?.[2]!.split(/\s+/).filter((scope) => scope !== '') ?? [];
     if (match === null || scopes.length === 0 || !scopes.every((scope) => SCOPE.test(scope))) {
@@ -576,10 +572,7 @@ function readHost({ value, source }: RawValue): string {
 }
 
 function readHostList(raw: RawValue): string[] {
-  const names = raw.value
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '');
+  const names = commaList(raw.value).map((name) => name.toLowerCase());
   if (names.length === 0)
     throw new ConfigError(`${raw.source} must be a comma-separated list of host names, or *`);
   for (const name of names) if (name !== '*') readHost({ value: name, source: raw.source });
@@ -597,10 +590,7 @@ function readToken({ value, source }: RawValue): string {
 }
 
 function readForwardHeaders(raw: RawValue): Array<{ from: string; to: string }> {
-  const entries = raw.value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
+  const entries = commaList(raw.value);
   if (entries.length === 0)
     throw new ConfigError(`${raw.source} must be a comma-separated list of header names`);
   return entries.map((entry, index) => {

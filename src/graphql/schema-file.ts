@@ -77,11 +77,17 @@ function fromJson(path: string, text: string): IntrospectionQuery {
   return introspection;
 }
 
-function located(path: string, error: unknown): string {
-  if (!(error instanceof GraphQLError))
-    return `${path}: ${error instanceof Error ? error.message : String(error)}`;
+/**
+ * `file:line:column: message` for a graphql-js error (the position in the source of the node it names, which
+ * may be another file than `file`), or `file: message` for another error; `prefix` goes before the message.
+ */
+export function located(file: string, error: unknown, prefix = ''): string {
+  if (!(error instanceof GraphQLError)) {
+    return `${file}: ${prefix}${error instanceof Error ? error.message : String(error)}`;
+  }
+  const source = error.nodes?.[0]?.loc?.source ?? error.source;
   const at = error.locations?.[0];
-  return `${path}${at ? `:${at.line}:${at.column}` : ''}: ${error.message}`;
+  return `${source?.name ?? file}${at ? `:${at.line}:${at.column}` : ''}: ${prefix}${error.message}`;
 }
 
 function lineAndColumn(text: string, offset: number): string {

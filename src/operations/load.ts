@@ -2,7 +2,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import {
   getVariableValues,
-  GraphQLError,
   parse,
   print,
   Source,
@@ -15,6 +14,7 @@ import {
 } from 'graphql';
 import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument } from '../graphql/operation.js';
+import { located } from '../graphql/schema-file.js';
 import { hintsForMessages } from '../graphql/validate.js';
 import type { FixedOperation } from '../tools/graphql-query.js';
 import { variablesSchema } from './input-schema.js';
@@ -126,7 +126,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
 
     const used = fragmentsUsedBy(node, fragments, where);
     const errors = validate(options.schema, { kind: 'Document', definitions: [node, ...used] } as never);
-    if (errors.length > 0) throw new OperationsError(located(file, errors[0]!, name));
+    if (errors.length > 0) throw new OperationsError(located(file, errors[0]!, `${name}: `));
     const document = analyseDocument([node, ...used].map((definition) => print(definition)).join('\n'));
     const operation = document.operations[0]!;
     if (options.maxComplexity > 0) {
@@ -253,16 +253,6 @@ function coerce(
     result.errors.map((error) => error.message),
   );
   return [...messages, ...hints].join(' ');
-}
-
-function located(file: string, error: unknown, operation?: string): string {
-  const prefix = operation ? `${operation}: ` : '';
-  if (!(error instanceof GraphQLError))
-    return `${file}: ${prefix}${error instanceof Error ? error.message : String(error)}`;
-  const node = error.nodes?.[0];
-  const source = node?.loc?.source ?? error.source;
-  const at = error.locations?.[0];
-  return `${source?.name ?? file}${at ? `:${at.line}:${at.column}` : ''}: ${prefix}${error.message}`;
 }
 
 function lineOf(text: string, offset: number): number {
