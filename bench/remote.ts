@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApi, type Api } from './api.ts';
 import { killAll, memoryOf, openSession, track, untrack } from './processes.ts';
-import { count, median, ms, rotate } from './stats.ts';
+import { count, median, ms, rotate, timeBurst, timeSequential } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'dist/cli.cjs');
@@ -105,27 +105,6 @@ async function startRemote(apiUrl: string): Promise<{ url: string; pid: number; 
   };
 }
 
-async function sequential(run: () => Promise<unknown>, calls: number, samples: number[]): Promise<void> {
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await run();
-    samples.push(performance.now() - t0);
-  }
-}
-
-async function burst(run: () => Promise<unknown>, calls: number, concurrency: number): Promise<number> {
-  let issued = 0;
-  const worker = async () => {
-    while (issued < calls) {
-      issued++;
-      await run();
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return performance.now() - t0;
-}
-
 /** Lines of figures: p50 and throughput of each entrant, the ratios and whether the targets are met. */
 export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DEFAULTS): Promise<string[]> {
   const stdio = await openSession({
@@ -210,14 +189,18 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
     ];
     const latency = new Map(entrants.map((entrant) => [entrant.name, [] as number[]]));
     const throughput = new Map(entrants.map((entrant) => [entrant.name, { calls: 0, ms: 0 }]));
-    for (const entrant of entrants) await sequential(entrant.run, Math.min(options.calls, 200), []);
+    for (const entrant of entrants) await timeSequential(entrant.run, Math.min(options.calls, 200), []);
     for (let round = 0; round < options.rounds; round++) {
       for (const entrant of rotate(entrants, round)) {
-        await sequential(entrant.run, Math.ceil(options.calls / options.rounds), latency.get(entrant.name)!);
+        await timeSequential(
+          entrant.run,
+          Math.ceil(options.calls / options.rounds),
+          latency.get(entrant.name)!,
+        );
       }
       for (const entrant of rotate(entrants, round)) {
         const calls = Math.ceil(options.throughputCalls / options.rounds);
-        const elapsed = await burst(entrant.run, calls, options.concurrency);
+        const elapsed = await timeBurst(entrant.run, calls, options.concurrency);
         const total = throughput.get(entrant.name)!;
         total.calls += calls;
         total.ms += elapsed;

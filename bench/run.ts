@@ -16,7 +16,18 @@ import { OptionsError, parseOptions, splitCommand, USAGE, type BenchOptions } fr
 import { bareNodeMs, killAll, memoryOf, openSession, type ServerCommand, type Session } from './processes.ts';
 import { profileServer } from './profile.ts';
 import { renderMarkdown, renderText, type Table } from './report.ts';
-import { count, megabytes, median, ms, perSecond, quantile, ratio, rotate } from './stats.ts';
+import {
+  count,
+  megabytes,
+  median,
+  ms,
+  perSecond,
+  quantile,
+  ratio,
+  rotate,
+  timeBurst,
+  timeSequential,
+} from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'dist/cli.cjs');
@@ -93,28 +104,6 @@ function directPost(url: string, query: string): () => Promise<void> {
       throw new Error(`direct POST to ${url} failed: ${response.status} ${text.slice(0, 300)}`);
     }
   };
-}
-
-async function timeSequential(run: () => Promise<void>, calls: number, samples: number[]): Promise<void> {
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await run();
-    samples.push(performance.now() - t0);
-  }
-}
-
-/** Runs `calls` calls with `concurrency` in flight; returns the elapsed ms. */
-async function timeBurst(run: () => Promise<void>, calls: number, concurrency: number): Promise<number> {
-  let issued = 0;
-  const worker = async () => {
-    while (issued < calls) {
-      issued++;
-      await run();
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: Math.min(concurrency, calls) }, worker));
-  return performance.now() - t0;
 }
 
 interface ColdStart {

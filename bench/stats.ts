@@ -44,3 +44,34 @@ export function rotate<T>(items: readonly T[], n: number): T[] {
   const k = items.length === 0 ? 0 : n % items.length;
   return [...items.slice(k), ...items.slice(0, k)];
 }
+
+/** Runs `calls` calls one after another, pushing each one's ms onto `samples`. */
+export async function timeSequential(
+  run: () => Promise<unknown>,
+  calls: number,
+  samples: number[],
+): Promise<void> {
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push(performance.now() - t0);
+  }
+}
+
+/** Runs `calls` calls with `concurrency` in flight; returns the elapsed ms. */
+export async function timeBurst(
+  run: () => Promise<unknown>,
+  calls: number,
+  concurrency: number,
+): Promise<number> {
+  let issued = 0;
+  const worker = async () => {
+    while (issued < calls) {
+      issued++;
+      await run();
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, calls) }, worker));
+  return performance.now() - t0;
+}
