@@ -5,6 +5,7 @@ import {
   GraphQLError,
   introspectionFromSchema,
   parse,
+  Source,
   validateSchema,
   type GraphQLSchema,
   type IntrospectionQuery,
@@ -35,7 +36,7 @@ export function readSchemaFile(path: string): IntrospectionQuery {
 function fromSdl(path: string, text: string): IntrospectionQuery {
   let schema: GraphQLSchema;
   try {
-    schema = buildASTSchema(parse(text, { noLocation: false }));
+    schema = buildASTSchema(parse(new Source(text, path)));
   } catch (error) {
     throw new SchemaFileError(located(path, error));
   }
