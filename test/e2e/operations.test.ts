@@ -2,8 +2,6 @@
 // (--schema), against a real GraphQL server on 127.0.0.1 whose introspection is turned off, as production
 // servers have it.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +16,9 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
+import { runUntilExitOrServing } from '../fixtures/http-mcp.ts';
 import { graphqlHandler, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
-import { CLI, runCli, startMcp, texts, type McpSession, useSession } from '../fixtures/mcp.ts';
+import { runCli, startMcp, texts, type McpSession, useSession } from '../fixtures/mcp.ts';
 
 const SDL = /* GraphQL */ `
   "A product category."
@@ -170,15 +169,6 @@ after(async () => {
 function writeFiles(dir: string, files: Record<string, string>): void {
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-}
-
-/** The binary run to its end without blocking this process (its servers must answer meanwhile). */
-async function runCliAsync(args: readonly string[]): Promise<{ status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const [status] = (await once(child, 'exit')) as [number | null];
-  return { status, stderr };
 }
 
 describe('--operations with --schema: a folder of operations becomes tools', () => {
@@ -425,7 +415,7 @@ describe('operation files that do not check out stop the start with exit 2 and o
 
   test('MUST refuse operations whose schema cannot be had (introspection off, no --schema), suggesting --schema', async () => {
     // Not runCli: its spawnSync would block this process, whose server the start-up asks.
-    const run = await runCliAsync([`--endpoint=${endpoint}`, `--operations=${folder}`]);
+    const run = await runUntilExitOrServing([`--endpoint=${endpoint}`, `--operations=${folder}`]);
     assert.equal(run.status, 2);
     assert.match(
       run.stderr,
