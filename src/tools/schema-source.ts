@@ -19,6 +19,8 @@ export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
 export const REFUSAL_MEMORY_MS = 30_000;
 
 const processCaches = new Map<number, SchemaCache<IntrospectedSchema>>();
+/** Refusals remembered at most. */
+const MAX_REFUSALS = 256;
 const refusals = new Map<string, { readonly error: ToolError; readonly until: number }>();
 
 /** The cache that the servers of this process with this config share. */
@@ -67,6 +69,8 @@ export async function loadSchema(
         return fetched;
       } catch (error) {
         if (error instanceof ToolError && error.remember) {
+          // Per-call headers make new keys at will: the memory is bounded, oldest first out.
+          if (refusals.size >= MAX_REFUSALS) refusals.delete(refusals.keys().next().value as string);
           refusals.set(key, { error, until: performance.now() + REFUSAL_MEMORY_MS });
         }
         throw error;
