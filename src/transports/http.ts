@@ -1,13 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { ResourceServer, type Principal, type Refusal } from '../auth/oauth.js';
 import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
 import type { LiveOperations } from '../operations/live.js';
 import { createServer } from '../server.js';
+import { createExchange } from './mcp-exchange.js';
 
 /**
  * Largest MCP request body accepted: a tool call carries a document and its variables, a few kilobytes; 4 MiB
@@ -48,30 +48,23 @@ export async function serveHttp(
   const oauth =
     config.http.oauth === undefined ? undefined : new ResourceServer(config.http.oauth, config.timeout);
 
-  const mcp = toNodeHandler(
-    createMcpHandler(
-      ({ era, requestInfo, authInfo }) => {
-        // Validated in front (forwardedHeaders below), so read again here without a problem to report.
-        const forwarded = forwardedHeaders(
-          (name) => requestInfo?.headers.get(name) ?? undefined,
-          config,
-          authInfo?.token,
-        );
-        const headers = typeof forwarded === 'string' ? new HeaderSet() : forwarded;
-        const requestConfig =
-          headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
-        // With per-tool scopes, a token sees only the tools it may call.
-        const scopes = new Set(authInfo?.scopes);
-        const allowTool =
-          oauth === undefined || config.http.oauth?.toolScopes.size === 0
-            ? undefined
-            : (tool: string) => oauth.scopesFor(tool).every((scope) => scopes.has(scope));
-        return createServer(requestConfig, { era, log, operations, allowTool });
-      },
-      { maxRequestBodySize: MAX_BODY_BYTES, onerror: () => undefined },
-    ),
-    { maxRequestBodySize: MAX_BODY_BYTES },
-  );
+  const exchange = createExchange(({ era, requestInfo, authInfo }) => {
+    // Validated in front (forwardedHeaders below), so read again here without a problem to report.
+    const forwarded = forwardedHeaders(
+      (name) => requestInfo?.headers.get(name) ?? undefined,
+      config,
+      authInfo?.token,
+    );
+    const headers = typeof forwarded === 'string' ? new HeaderSet() : forwarded;
+    const requestConfig = headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
+    // With per-tool scopes, a token sees only the tools it may call.
+    const scopes = new Set(authInfo?.scopes);
+    const allowTool =
+      oauth === undefined || config.http.oauth?.toolScopes.size === 0
+        ? undefined
+        : (tool: string) => oauth.scopesFor(tool).every((scope) => scopes.has(scope));
+    return createServer(requestConfig, { era, log, operations, allowTool });
+  }, MAX_BODY_BYTES);
 
   const server = createHttpServer((req, res) => {
     const started = performance.now();
@@ -193,9 +186,7 @@ export async function serveHttp(
 
       const forwarded = forwardedHeaders((name) => headerText(req, name), config, principal?.token);
       if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
-      if (principal !== undefined)
-        (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal);
-      await mcp(req, res, message);
+      await exchange(req, res, message, principal === undefined ? undefined : authInfoOf(principal));
     } finally {
       inFlight--;
       held.bytes -= body.bytes;

@@ -206,6 +206,86 @@ describe('the MCP endpoint over Streamable HTTP', () => {
   });
 });
 
+describe('the answer of a call (one JSON body) and a client that goes away', () => {
+  let api: FaultServer;
+  let server: HttpMcpProcess;
+  const LEGACY = { ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18' };
+  const ERAS = ['2025-era', '2026-07-28'] as const;
+
+  before(async () => {
+    api = await startFaultServer();
+    api.route('/graphql', respond.json(BOOKS_RESPONSE));
+    // Answers only when the test is over: a call to it stays in flight until its client gives up.
+    for (const era of ERAS) api.route(`/never-${era}`, () => new Promise<void>(() => undefined));
+    server = await startHttpMcp([`--endpoint=${api.origin}/graphql`]);
+  });
+  after(async () => {
+    await server?.stop();
+    await api?.close();
+  });
+
+  for (const [name, args] of [
+    ['an answered call', { query: BOOKS }],
+    ['a failed call (whose warning would otherwise need a stream)', { query: '{ books {' }],
+  ] as const) {
+    test(`answers ${name} of a 2025-era client in one JSON body with its length`, async () => {
+      const response = await rawRequest(server.url, {
+        method: 'POST',
+        headers: LEGACY,
+        body: toolCallBody('graphql_query', args),
+      });
+      assert.equal(response.status, 200, response.body);
+      assert.match(String(response.headers['content-type']), /^application\/json/);
+      assert.equal(response.headers['content-length'], String(Buffer.byteLength(response.body)));
+      assert.equal(response.headers['transfer-encoding'], undefined);
+      const message = JSON.parse(response.body) as { id?: unknown; result?: { isError?: boolean } };
+      assert.equal(message.id, 1);
+      assert.equal(message.result?.isError, name.startsWith('a failed') ? true : undefined);
+    });
+  }
+
+  const MODERN_META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-http-test', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  for (const era of ERAS) {
+    test(`MUST cancel the request to the endpoint when a ${era} client goes away`, async () => {
+      const target = new URL(server.url);
+      const socket = connect(Number(target.port), target.hostname);
+      await once(socket, 'connect');
+      const params = {
+        name: 'graphql_query',
+        arguments: { query: BOOKS, endpoint: `${api.origin}/never-${era}` },
+      };
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: era === '2025-era' ? params : { ...params, _meta: MODERN_META },
+      });
+      const eraHeaders =
+        era === '2025-era'
+          ? ''
+          : 'MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: graphql_query\r\n';
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\n${eraHeaders}` +
+          `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      const upstream = await api.waitForRequest(`/never-${era}`, 5_000);
+      assert.equal(upstream.socketOpen(), true);
+      socket.destroy();
+      // The server's --timeout is 30 s: only the cancellation closes the endpoint's connection this soon.
+      await Promise.race([
+        upstream.socketClosed,
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('the request to the endpoint was not cancelled')), 5_000),
+        ),
+      ]);
+    });
+  }
+});
+
 // ---------------------------------------------------------------------------------------------------------
 
 describe('the access token (--httpToken)', () => {
