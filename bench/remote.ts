@@ -1,7 +1,8 @@
 // Remote mode against stdio and the API itself, in one run: the built server over stdio (the SDK client, as a
 // host drives it), the same server in remote mode (--transport=http) called by 32 keep-alive HTTP clients
 // sending tools/call as 2025-era clients do (stateless: no session), and direct POSTs of the query to the API.
-// Targets (issue 17): remote throughput at least 0.7× stdio's, remote p50 at most 2× a direct POST's.
+// Targets (issue 17): remote throughput at least 0.7× stdio's, remote p50 at most 2× a direct POST's. Beside
+// them, the floor of any remote MCP server: a bare HTTP pass-through with no MCP at all (bench/bare-proxy.ts).
 // Runnable alone: `npx tsx bench/remote.ts` (after npm run build); `npm run bench` prints it after its table.
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -105,6 +106,33 @@ async function startRemote(apiUrl: string): Promise<{ url: string; pid: number; 
   };
 }
 
+/** The bare pass-through (bench/bare-proxy.ts) in a process of its own; resolves with its URL. */
+async function startBareProxy(apiUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/bare-proxy.ts'), apiUrl], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  track(child.pid);
+  child.stdout.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('\n')) resolve(output.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the bare pass-through exited with ${code}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.end();
+      await exited;
+      untrack(child.pid);
+    },
+  };
+}
+
 /** Lines of figures: p50 and throughput of each entrant, the ratios and whether the targets are met. */
 export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DEFAULTS): Promise<string[]> {
   const stdio = await openSession({
@@ -113,6 +141,7 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
     env: {},
   });
   const remote = await startRemote(api.url);
+  const bare = await startBareProxy(api.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   try {
     const call = JSON.stringify({
@@ -158,6 +187,7 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
       },
       agent,
     );
+    const overBare = poster(bare.url, call, { 'content-type': 'application/json' }, agent);
     const direct = poster(
       api.url,
       JSON.stringify({ query: options.query }),
@@ -186,6 +216,7 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
         },
       },
       { name: 'direct POST', run: direct },
+      { name: 'bare proxy', run: overBare },
     ];
     const latency = new Map(entrants.map((entrant) => [entrant.name, [] as number[]]));
     const throughput = new Map(entrants.map((entrant) => [entrant.name, { calls: 0, ms: 0 }]));
@@ -217,20 +248,26 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
         `  ${p50Ratio <= REMOTE_TARGETS.p50VsDirect ? 'met    ' : 'NOT MET'}  ${name} p50 / direct POST: ${p50Ratio.toFixed(2)}× (target ≤ ${REMOTE_TARGETS.p50VsDirect}×)`,
       ];
     });
+    const floor = [
+      `  the floor, a bare pass-through with no MCP (bench/bare-proxy.ts): p50 ${(p50('bare proxy') / p50('direct POST')).toFixed(2)}× a direct POST, ` +
+        `throughput ${(perSecond('bare proxy') / perSecond('stdio')).toFixed(2)}× stdio's`,
+    ];
     const rssMb = (pid: number) => (memoryOf(pid).rssKb / 1024).toFixed(0);
     return [
-      `Remote mode (${options.concurrency} keep-alive clients, tools/call of ${options.query} as a 2025 client sends it (stateless) and as a 2026-07-28 client does; ${count(options.calls)} sequential and ${count(options.throughputCalls)} concurrent calls each, ${options.rounds} alternating rounds):`,
+      `Remote mode (${options.concurrency} keep-alive clients, tools/call of ${options.query} as a 2025 client sends it (stateless) and as a 2026-07-28 client does, and through a bare pass-through; ${count(options.calls)} sequential and ${count(options.throughputCalls)} concurrent calls each, ${options.rounds} alternating rounds):`,
       ...entrants.map(
         ({ name }) =>
           `  ${name.padEnd(14)} p50 ${ms(p50(name)).padStart(8)}   throughput ${count(Math.round(perSecond(name))).padStart(6)}/s`,
       ),
       `  RSS after the load: stdio ${rssMb(stdio.serverPid())} MB, remote ${rssMb(remote.pid)} MB`,
       ...verdicts,
+      ...floor,
     ];
   } finally {
     agent.destroy();
     await stdio.close();
     await remote.stop();
+    await bare.stop();
   }
 }
 
