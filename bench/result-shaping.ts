@@ -1,8 +1,9 @@
 // How long shortening a large GraphQL response to --maxResultChars takes (src/graphql/result-shape.ts), on
-// responses of about 1 MB: a long list, a connection of edges, one long string. Runnable alone:
+// responses of about 1 MB: a long list, a connection of edges, one long string, and a list of dense text
+// (emoji), which is shortened again to fit its estimated tokens. Runnable alone:
 // `npx tsx bench/result-shaping.ts`; `npm run bench` prints it after its table.
 import { fileURLToPath } from 'node:url';
-import { shapeResponse } from '../src/graphql/result-shape.ts';
+import { fitResponse } from '../src/graphql/result-shape.ts';
 
 const item = (i: number) => ({
   id: `item-${i}`,
@@ -27,6 +28,12 @@ const CASES: ReadonlyArray<{ name: string; response: Record<string, unknown> }> 
     },
   },
   { name: 'one string of 1,000,000 characters', response: { data: { blob: 'x'.repeat(1_000_000) } } },
+  {
+    name: 'a list of 6,500 objects of emoji',
+    response: {
+      data: { items: Array.from({ length: 6_500 }, (_, i) => ({ id: i, name: '😀🎉🚀✨'.repeat(15) })) },
+    },
+  },
 ];
 
 /** Lines of figures: median and worst time to shorten each case to 40,000 characters. */
@@ -38,10 +45,10 @@ export function measureResultShaping(rounds = 15): string[] {
     let kept = 0;
     for (let i = 0; i < rounds + 2; i++) {
       const started = performance.now();
-      const shaped = shapeResponse(response, 40_000)!;
+      const fitted = fitResponse(response, 40_000)!;
       const ms = performance.now() - started;
       if (i >= 2) times.push(ms);
-      kept = shaped.chars;
+      kept = fitted.text.length;
     }
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;

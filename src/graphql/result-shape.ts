@@ -1,8 +1,11 @@
 // A GraphQL response too long for a model's context (clients refuse tool results of over ~25,000 tokens, or
-// fill the context with them) is shortened to a budget of characters of compact JSON, keeping its shape: the
+// fill the context with them) is shortened to a budget of characters of compact JSON, and of tokens (about half
+// as many, estimated: dense text such as CJK or emoji keeps fewer characters), keeping its shape: the
 // largest lists keep their first items and the longest strings are cut with a marker, one cut at a time, the
 // largest first, until it fits. `errors` are cut last and never away. What was cut is reported, so that the
 // model can ask for the rest (smaller pages, fewer fields, the next page).
+
+import { estimateTokens, MAX_TOKENS_PER_CHAR } from './token-estimate.js';
 
 /** One cut: a list that kept its first items, or a string that kept its start. */
 export interface Cut {
@@ -15,6 +18,8 @@ export interface Cut {
 
 export interface ShapedResponse {
   readonly value: Record<string, unknown>;
+  /** The budget of characters it was shortened to: the option's, or less for dense text. */
+  readonly maxChars: number;
   readonly cuts: readonly Cut[];
   /** Compact JSON length before and after. */
   readonly originalChars: number;
@@ -61,7 +66,49 @@ export function shapeResponse(
     if (candidate === undefined || !cut(value, copies, candidate, over, cuts)) break;
     chars = JSON.stringify(value).length;
   }
-  return { value, cuts: [...cuts.values()], originalChars, chars };
+  return { value, maxChars, cuts: [...cuts.values()], originalChars, chars };
+}
+
+/** Tokens allowed per character of the budget: 40,000 characters, about 20,000 tokens. */
+export const TOKENS_PER_BUDGET_CHAR = 0.5;
+/** Rounds of shortening to a smaller budget of characters, for text denser than the estimate allows. */
+const TOKEN_ROUNDS = 4;
+
+/** A response fitted to a budget: `shaped` (what was cut) and its compact JSON, `text`. */
+export interface FittedResponse {
+  readonly shaped: ShapedResponse;
+  readonly text: string;
+}
+
+/**
+ * `response`, whose compact JSON is `text`, shortened to at most `maxChars` characters and about half as many
+ * tokens (estimateTokens); undefined when it fits already (or `maxChars` is 0). Text denser than that ratio
+ * is shortened again to a budget of characters in proportion, at most a few times.
+ */
+export function fitResponse(
+  response: Record<string, unknown>,
+  maxChars: number,
+  text = JSON.stringify(response),
+): FittedResponse | undefined {
+  if (maxChars <= 0) return undefined;
+  const maxTokens = maxChars * TOKENS_PER_BUDGET_CHAR;
+  let shaped = shapeResponse(response, maxChars, text.length);
+  let fitted = shaped === undefined ? text : JSON.stringify(shaped.value);
+  for (let round = 0; round < TOKEN_ROUNDS; round++) {
+    // Short text cannot be over, whatever its characters: no need to read it.
+    if (fitted.length * MAX_TOKENS_PER_CHAR <= maxTokens) break;
+    const tokens = estimateTokens(fitted);
+    if (tokens <= maxTokens) break;
+    const next = shapeResponse(
+      response,
+      Math.floor(fitted.length * (maxTokens / tokens) * 0.97),
+      text.length,
+    );
+    if (next === undefined || next.chars >= fitted.length) break;
+    shaped = next;
+    fitted = JSON.stringify(next.value);
+  }
+  return shaped === undefined ? undefined : { shaped, text: fitted };
 }
 
 /**
@@ -187,7 +234,11 @@ const MAX_CUTS_LISTED = 12;
  * What was cut and how to get the rest: smaller pages, fewer fields, or the next page through the
  * pagination fields present in the response.
  */
-export function shapeNote(shaped: ShapedResponse, maxChars: number, optionName = '--maxResultChars'): string {
+export function shapeNote(
+  shaped: ShapedResponse,
+  budget = shaped.maxChars,
+  optionName = '--maxResultChars',
+): string {
   const listed = shaped.cuts
     .slice(0, MAX_CUTS_LISTED)
     .map((cut) =>
@@ -212,9 +263,16 @@ export function shapeNote(shaped: ShapedResponse, maxChars: number, optionName =
     );
   }
   return (
-    `The response was shortened to fit ${count(maxChars)} characters (${optionName}); it had ${count(shaped.originalChars)} characters. ` +
+    `The response was shortened to fit ${count(shaped.maxChars)} characters (${optionName}${dense(shaped, budget)}); it had ${count(shaped.originalChars)} characters. ` +
     `Cut: ${listed.join('; ')}. To get the rest: ${advice.join('; ')}.`
   );
+}
+
+/** Why the budget is below the option's: the text is denser in tokens than the option allows for. */
+function dense(shaped: ShapedResponse, budget: number): string {
+  if (shaped.maxChars >= budget) return '';
+  const tokens = count(budget * TOKENS_PER_BUDGET_CHAR);
+  return ` is ${count(budget)}, and about ${tokens} tokens: fewer characters for text this dense`;
 }
 
 /** The field name a response path ends with (`data.a.books[2].reviews` → `reviews`). */

@@ -20,7 +20,7 @@ export {
   isAuthFailure,
   lacksNewerFields,
 } from '../graphql/schema.js';
-export { shapeNote, shapeResponse } from '../graphql/result-shape.js';
+export { fitResponse, shapeNote } from '../graphql/result-shape.js';
 export { hintsForMessages, validateDocument } from '../graphql/validate.js';
 export { jsonLengthAtLeast, letInputIn } from '../graphql/time-slice.js';
 export { postGraphQL } from '../http/post-graphql.js';

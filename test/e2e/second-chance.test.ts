@@ -38,6 +38,7 @@ const SDL = /* GraphQL */ `
   }
   type Query {
     bigList(count: Int!): [Item!]!
+    denseList(kind: String!, count: Int!): [Item!]!
     items(first: Int, after: String, filter: ItemFilter, order: ItemOrder): ItemConnection!
     blob(chars: Int!): String!
     failing: String
@@ -52,8 +53,37 @@ const item = (i: number) => ({
     `A description of item ${i}, long enough to make a list of thousands weigh about a megabyte.`.repeat(1),
 });
 
+/** Text far denser in tokens than English: 40,000 characters of it are 30,000 to 75,000 tokens. */
+const DENSE: Record<string, (random: () => number) => string> = {
+  chinese: () => '北京是中华人民共和国的首都，也是全国的政治、文化和国际交往中心。这座城市有三千多年的历史。',
+  emoji: (random) =>
+    Array.from({ length: 30 }, () => String.fromCodePoint(0x1f600 + Math.floor(random() * 80))).join(''),
+  ascii: (random) =>
+    Array.from({ length: 80 }, () => String.fromCharCode(33 + Math.floor(random() * 94))).join(''),
+  symbols: (random) =>
+    Array.from({ length: 40 }, () => String.fromCharCode(0x2190 + Math.floor(random() * 0x600))).join(''),
+};
+
+/** A repeatable pseudo-random sequence (mulberry32). */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 const rootValue = {
   bigList: ({ count }: { count: number }) => Array.from({ length: count }, (_, i) => item(i)),
+  denseList: ({ kind, count }: { kind: string; count: number }) => {
+    const random = seeded(count);
+    return Array.from({ length: count }, (_, i) => ({
+      id: `item-${i}`,
+      name: DENSE[kind]!(random),
+      description: DENSE[kind]!(random),
+    }));
+  },
   items: ({ first }: { first?: number }) => {
     const nodes = Array.from({ length: first ?? 10 }, (_, i) => item(i));
     return {
@@ -163,6 +193,33 @@ describe('results within a budget (--maxResultChars, default 40,000)', () => {
     assert.match(note!, /it had 9\d\d,\d{3} characters/);
     assert.match(note!, /first: /);
     assert.ok(tokens(result) <= 20_000, `${tokens(result)} tokens`);
+  });
+
+  for (const kind of Object.keys(DENSE)) {
+    test(`MUST keep a response of dense text (${kind}) within about 20,000 tokens, with fewer characters`, async (t) => {
+      const result = await session().call('graphql_query', {
+        query: `{ denseList(kind: "${kind}", count: 3000) { id name description } }`,
+      });
+      const [text, note] = texts(result);
+      t.diagnostic(`${text!.length} characters, ${tokens(result)} tokens (o200k)`);
+      assert.ok(tokens(result) <= 20_000, `${tokens(result)} tokens`);
+      assert.ok(text!.length < 40_000, `${text!.length} characters`);
+      assert.deepEqual(JSON.parse(text!), result.structuredContent);
+      assert.match(
+        note!,
+        /\(--maxResultChars is 40,000, and about 20,000 tokens: fewer characters for text this dense\)/,
+      );
+      assert.match(note!, /data\.denseList kept [\d,]+ of 3,000 items/);
+    });
+  }
+
+  test('MUST NOT take characters from a response of ordinary English JSON for its tokens', async () => {
+    const result = await session().call('graphql_query', {
+      query: '{ bigList(count: 6000) { id name description } }',
+    });
+    const [text, note] = texts(result);
+    assert.ok(text!.length > 39_000, `${text!.length} characters`);
+    assert.match(note!, /shortened to fit 40,000 characters \(--maxResultChars\); it had/);
   });
 
   test('MUST cut a very long string with a marker and say how much it kept', async () => {

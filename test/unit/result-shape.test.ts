@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { CUT_MARKER, shapeNote, shapeResponse } from '../../src/graphql/result-shape.ts';
+import { CUT_MARKER, fitResponse, shapeNote, shapeResponse } from '../../src/graphql/result-shape.ts';
+import { estimateTokens } from '../../src/graphql/token-estimate.ts';
 
 const rows = (n: number, text = 'some text for the row') =>
   Array.from({ length: n }, (_, i) => ({ id: i, text }));
@@ -97,7 +98,7 @@ describe('shapeNote', () => {
       data: { items: { edges: rows(3000), pageInfo: { endCursor: 'x', hasNextPage: true } } },
     };
     const shaped = shapeResponse(response, 4_000)!;
-    const note = shapeNote(shaped, 4_000);
+    const note = shapeNote(shaped);
     assert.match(
       note,
       /^The response was shortened to fit 4,000 characters \(--maxResultChars\); it had [\d,]+ characters\./,
@@ -105,5 +106,31 @@ describe('shapeNote', () => {
     assert.match(note, /data\.items\.edges kept \d+ of 3,000 items/);
     assert.match(note, /first: \d+ or the API's limit argument on edges/);
     assert.match(note, /data\.items\.pageInfo: pass endCursor as after:/);
+  });
+});
+
+describe('fitResponse', () => {
+  test('leaves a response that fits in characters and tokens alone', () => {
+    assert.equal(fitResponse({ data: { a: rows(3) } }, 1_000), undefined);
+    assert.equal(fitResponse({ data: { a: rows(3000) } }, 0), undefined);
+  });
+
+  test('shortens ordinary JSON to the budget of characters alone, as shapeResponse does', () => {
+    const response = { data: { a: rows(3000) } };
+    const fitted = fitResponse(response, 4_000)!;
+    assert.deepEqual(fitted.shaped, shapeResponse(response, 4_000));
+    assert.equal(fitted.text, JSON.stringify(fitted.shaped.value));
+  });
+
+  test('shortens dense text further, to about half as many estimated tokens as the budget has characters', () => {
+    const response = { data: { a: rows(3000, '😀🎉🚀✨'.repeat(10)) } };
+    const fitted = fitResponse(response, 40_000)!;
+    assert.ok(fitted.shaped.maxChars < 40_000, `${fitted.shaped.maxChars}`);
+    assert.ok(estimateTokens(fitted.text) <= 20_000, `${estimateTokens(fitted.text)} estimated tokens`);
+    assert.ok(estimateTokens(fitted.text) > 15_000, 'not much shorter than it needs to be');
+    assert.match(
+      shapeNote(fitted.shaped, 40_000),
+      /^The response was shortened to fit [\d,]+ characters \(--maxResultChars is 40,000, and about 20,000 tokens: fewer characters for text this dense\); it had [\d,]+ characters\./,
+    );
   });
 });
