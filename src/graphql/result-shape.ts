@@ -5,7 +5,7 @@
 // largest first, until it fits. `errors` are cut last and never away. What was cut is reported, so that the
 // model can ask for the rest (smaller pages, fewer fields, the next page).
 
-import { estimateTokens, MAX_TOKENS_PER_CHAR } from './token-estimate.js';
+import { denserBudget, TOKENS_PER_BUDGET_CHAR } from './token-estimate.js';
 
 /** One cut: a list that kept its first items, or a string that kept its start. */
 export interface Cut {
@@ -69,8 +69,6 @@ export function shapeResponse(
   return { value, maxChars, cuts: [...cuts.values()], originalChars, chars };
 }
 
-/** Tokens allowed per character of the budget: 40,000 characters, about 20,000 tokens. */
-export const TOKENS_PER_BUDGET_CHAR = 0.5;
 /** Rounds of shortening to a smaller budget of characters, for text denser than the estimate allows. */
 const TOKEN_ROUNDS = 4;
 
@@ -91,19 +89,12 @@ export function fitResponse(
   text = JSON.stringify(response),
 ): FittedResponse | undefined {
   if (maxChars <= 0) return undefined;
-  const maxTokens = maxChars * TOKENS_PER_BUDGET_CHAR;
   let shaped = shapeResponse(response, maxChars, text.length);
   let fitted = shaped === undefined ? text : JSON.stringify(shaped.value);
   for (let round = 0; round < TOKEN_ROUNDS; round++) {
-    // Short text cannot be over, whatever its characters: no need to read it.
-    if (fitted.length * MAX_TOKENS_PER_CHAR <= maxTokens) break;
-    const tokens = estimateTokens(fitted);
-    if (tokens <= maxTokens) break;
-    const next = shapeResponse(
-      response,
-      Math.floor(fitted.length * (maxTokens / tokens) * 0.97),
-      text.length,
-    );
+    const budget = denserBudget(fitted, maxChars);
+    if (budget === undefined) break;
+    const next = shapeResponse(response, budget, text.length);
     if (next === undefined || next.chars >= fitted.length) break;
     shaped = next;
     fitted = JSON.stringify(next.value);

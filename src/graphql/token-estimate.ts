@@ -7,6 +7,23 @@
 // (test/unit/token-estimate.test.ts checks these), and low (0.5 to 0.7) only for random, meaningless CJK
 // ideographs or Hangul syllables.
 
+/** Tokens allowed per character of a budget: 40,000 characters, about 20,000 tokens. */
+export const TOKENS_PER_BUDGET_CHAR = 0.5;
+
+/**
+ * For `text` shortened to a budget of `maxChars` characters: the smaller budget of characters to shorten it
+ * to again, in proportion, when its estimated tokens are over TOKENS_PER_BUDGET_CHAR per character of
+ * `maxChars` (dense text: CJK, emoji, random strings); undefined when they are not.
+ */
+export function denserBudget(text: string, maxChars: number): number | undefined {
+  const maxTokens = maxChars * TOKENS_PER_BUDGET_CHAR;
+  // Short text cannot be over, whatever its characters: no need to read it.
+  if (text.length * MAX_TOKENS_PER_CHAR <= maxTokens) return undefined;
+  const tokens = estimateTokens(text);
+  if (tokens <= maxTokens) return undefined;
+  return Math.floor(text.length * (maxTokens / tokens) * 0.97);
+}
+
 /** The most one UTF-16 code unit can cost: a symbol or rare ideograph (three UTF-8 bytes). */
 export const MAX_TOKENS_PER_CHAR = 2.5;
 

@@ -114,12 +114,20 @@ export async function runIntrospect(
       throw error;
     }
     const question = { typeNames: input.typeNames, search: input.search };
-    const room = textBudget(config.maxSchemaChars, notes);
-    const answer = await steps.answerSchemaQuestion(schema, view, question, room);
+    let room = textBudget(config.maxSchemaChars, notes);
+    let answer = await steps.answerSchemaQuestion(schema, view, question, room);
+    // Descriptions in CJK (or other dense text) hold more tokens per character: fewer characters for them.
+    for (let round = 0, budget = room; round < 3; round++) {
+      const denser = steps.denserBudget(answer, budget);
+      if (denser === undefined || denser < MIN_TEXT_CHARS) break;
+      room = denser;
+      answer = await steps.answerSchemaQuestion(schema, view, question, room);
+    }
     if (config.schemaTtl > 0) steps.prepareSearchSoon(view);
     // A schema's names and descriptions are the endpoint's text, and may quote the request's headers.
     const { value: text, hidden } = hide().json(answer);
     const texts = [text, ...notes];
+    if (room < textBudget(config.maxSchemaChars, notes)) texts.push(denseNote(config.maxSchemaChars));
     if (hidden > 0) {
       const note = redactionNote(hidden, 'schema');
       texts[0] = clampText(text, room - note.length - 2);
@@ -138,6 +146,11 @@ export async function runIntrospect(
     const room = textBudget(config.maxSchemaChars, notes) - error.code.length - 2;
     return errorResult(new ToolError(error.code, clampText(message, room)), notes);
   }
+}
+
+/** Why an answer holds fewer characters than --maxSchemaChars. */
+function denseNote(maxChars: number): string {
+  return `This schema's text is dense in tokens (CJK or the like): answers hold fewer characters than --maxSchemaChars (${maxChars.toLocaleString('en-US')}), about half as many tokens.`;
 }
 
 // Every text of a result counts against --maxSchemaChars, with two characters between texts for the

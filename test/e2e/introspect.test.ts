@@ -14,6 +14,7 @@ import {
 } from 'graphql';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { startMcp, texts, type CallToolResult, useSession } from '../fixtures/mcp.ts';
 
 const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
@@ -464,5 +465,36 @@ describe('transport errors', () => {
     } finally {
       await long.close();
     }
+  });
+});
+
+describe('a schema whose descriptions are dense text (Chinese)', () => {
+  // 120 types, each with paragraphs of Chinese: 40,000 characters of its SDL are some 22,000 tokens.
+  const DESCRIPTION =
+    '北京是中华人民共和国的首都，也是全国的政治、文化和国际交往中心。这座城市有三千多年的历史。'.repeat(8);
+  const names = Array.from({ length: 120 }, (_, i) => `Book${i}`);
+  const types = names.map(
+    (name, i) => `"""${DESCRIPTION}"""\ntype ${name} {\n  "${DESCRIPTION}"\n  title${i}: String\n}`,
+  );
+  const sdl = `${types.join('\n\n')}\n\ntype Query {\n${names.map((name, i) => `  book${i}: ${name}`).join('\n')}\n}`;
+  let chinese: RunningGraphQLServer;
+  before(async () => (chinese = await serveGraphQL(buildSchema(sdl), {})));
+  after(() => chinese.close());
+  const session = useSession(() => [`--endpoint=${chinese.url}`]);
+  const NOTE = /answers hold fewer characters than --maxSchemaChars \(40,000\), about half as many tokens/;
+
+  test('keeps the types asked for within about 20,000 tokens, with fewer characters, and says so', async (t) => {
+    const result = await session().call('graphql_introspect', { typeNames: names });
+    assert.notEqual(result.isError, true, firstText(result));
+    const all = texts(result).join('\n');
+    const count = encode(all).length;
+    t.diagnostic(`${all.length} characters, ${count} tokens (o200k)`);
+    assert.ok(count <= 20_000, `${count} tokens`);
+    assert.match(all, NOTE);
+  });
+
+  test('MUST NOT shorten an answer that is short already (the overview)', async () => {
+    const result = await session().call('graphql_introspect');
+    assert.doesNotMatch(texts(result).join('\n'), NOTE);
   });
 });
