@@ -596,10 +596,13 @@ function readForwardHeaders(raw: RawValue): Array<{ from: string; to: string }> 
   return entries.map((entry, index) => {
     const [from = '', to = from, ...rest] = entry.split(':').map((name) => name.trim());
     const probe = new HeaderSet();
+    // "X-Api-Key: sk-…" is a header with its value, pasted where names go: the value would become a name.
     const problem =
       rest.length > 0
         ? 'it has more than one ":"'
-        : (probe.trySet(from, 'x', 'its incoming name') ?? probe.trySet(to, 'x', 'its outgoing name'));
+        : /:\s/.test(entry)
+          ? 'it reads like "Name: value" (a header with its value); this option takes names only, without spaces around ":" (values go in --headers or come with each request)'
+          : (probe.trySet(from, 'x', 'its incoming name') ?? probe.trySet(to, 'x', 'its outgoing name'));
     // Located, not quoted: an entry that is no header name may be a header value ("X-Api-Key: sk-…").
     if (problem !== undefined) {
       throw new ConfigError(

@@ -608,6 +608,24 @@ describe('parseCommand --forwardHeaders', () => {
   });
 });
 
+describe('parseCommand --forwardHeaders, a header pasted with its value', () => {
+  for (const entry of ['X-Api-Key: sk-live-8f3a9c1e0b', 'X-Api-Key:\tsk-live-8f3a9c1e0b']) {
+    test(`MUST refuse ${JSON.stringify(entry.replace(/sk-.*/, 'sk-…'))} without taking the value for a name or quoting it`, () => {
+      const error = configError(['--transport=http', `--forwardHeaders=X-User,${entry}`]);
+      assert.match(error.message, /^--forwardHeaders: the 2nd entry: it reads like "Name: value"/);
+      assertNoPartOf('sk-live-8f3a9c1e0b', error.message);
+    });
+  }
+
+  test('still takes a rename written without spaces', () => {
+    const command = parseCommand(['--transport=http', '--forwardHeaders=X-User-Token:Authorization'], {});
+    assert.equal(command.kind, 'serve');
+    if (command.kind === 'serve') {
+      assert.deepEqual(command.config.http.forwardHeaders, [{ from: 'X-User-Token', to: 'Authorization' }]);
+    }
+  });
+});
+
 describe('parseCommand help, version and bad arguments', () => {
   test('--help asks for the help', () => {
     assert.deepEqual(parseCommand(['--help'], {}), { kind: 'help' });
