@@ -244,6 +244,13 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     http: readHttpOptions(raw),
   };
   checkHttpOptions(config, raw);
+  // Under an allow-list, a path a server may read as another is refused on every call: say so now, not then.
+  const endpointProblem = config.allowedEndpoints === undefined ? undefined : ambiguousPath(endpoint);
+  if (endpointProblem !== undefined) {
+    throw new ConfigError(
+      `${raw('endpoint')?.source ?? '--endpoint'}: ${describeEndpoint(endpoint)} cannot be used with --allowedEndpoints: ${endpointProblem}`,
+    );
+  }
   if (config.tools.length === 0 && config.operations.length === 0) {
     throw new ConfigError(`${raw('tools')!.source}=none leaves no tool to offer: give --operations too`);
   }

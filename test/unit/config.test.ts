@@ -608,6 +608,26 @@ describe('parseCommand --forwardHeaders', () => {
   });
 });
 
+describe('parseCommand --endpoint with --allowedEndpoints', () => {
+  test('refuses a default endpoint whose path a server may read as another (every call would be refused)', () => {
+    const error = configError([
+      '--endpoint=https://api.example.com/v1%2Fgraphql',
+      '--allowedEndpoints=https://other.example.com/graphql',
+    ]);
+    assert.match(
+      error.message,
+      /^--endpoint: https:\/\/api\.example\.com\/v1%2Fgraphql cannot be used with --allowedEndpoints: its path holds an encoded slash/,
+    );
+  });
+
+  test('takes the same endpoint without an allow-list (nothing is matched against its path)', () => {
+    assert.equal(
+      serve(['--endpoint=https://api.example.com/v1%2Fgraphql']).endpoint.pathname,
+      '/v1%2Fgraphql',
+    );
+  });
+});
+
 describe('parseCommand --forwardHeaders, a header pasted with its value', () => {
   for (const entry of ['X-Api-Key: sk-live-8f3a9c1e0b', 'X-Api-Key:\tsk-live-8f3a9c1e0b']) {
     test(`MUST refuse ${JSON.stringify(entry.replace(/sk-.*/, 'sk-…'))} without taking the value for a name or quoting it`, () => {
