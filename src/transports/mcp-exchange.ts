@@ -38,7 +38,12 @@ export function createExchange(factory: McpServerFactory, maxRequestBodySize: nu
     onerror: () => undefined,
   });
 
-  async function legacy(request: Request, message: unknown, authInfo?: AuthInfo): Promise<Response> {
+  async function legacy(
+    request: Request,
+    gone: AbortSignal,
+    message: unknown,
+    authInfo?: AuthInfo,
+  ): Promise<Response> {
     const server = await factory({ era: 'legacy', requestInfo: request, ...(authInfo && { authInfo }) });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -46,9 +51,7 @@ export function createExchange(factory: McpServerFactory, maxRequestBodySize: nu
     });
     await server.connect(transport);
     // Closing the server aborts the calls in flight: the tool's request to the endpoint ends with them.
-    request.signal.addEventListener('abort', () => void server.close().catch(() => undefined), {
-      once: true,
-    });
+    gone.addEventListener('abort', () => void server.close().catch(() => undefined), { once: true });
     try {
       return await transport.handleRequest(request, { parsedBody: message, ...(authInfo && { authInfo }) });
     } finally {
@@ -62,7 +65,6 @@ export function createExchange(factory: McpServerFactory, maxRequestBodySize: nu
     res.once('close', () => {
       if (!res.writableFinished) gone.abort();
     });
-    const request = webRequest(req, gone.signal);
     const route = classifyInboundRequest({
       httpMethod: req.method ?? 'POST',
       body: message,
@@ -70,11 +72,15 @@ export function createExchange(factory: McpServerFactory, maxRequestBodySize: nu
       ...optional('mcpMethodHeader', req.headers['mcp-method']),
       ...optional('mcpNameHeader', req.headers['mcp-name']),
     });
-    // The modern handler also answers what the classification refuses, in the SDK's words.
+    // The modern handler also answers what the classification refuses, in the SDK's words. It cancels a
+    // call through its Request's signal; the legacy leg closes its server (an unused signal costs a copy).
     const response =
       route.kind === 'legacy'
-        ? await legacy(request, message, authInfo)
-        : await modern.fetch(request, { parsedBody: message, ...(authInfo && { authInfo }) });
+        ? await legacy(webRequest(req), gone.signal, message, authInfo)
+        : await modern.fetch(webRequest(req, gone.signal), {
+            parsedBody: message,
+            ...(authInfo && { authInfo }),
+          });
     await write(response, res, gone.signal);
   };
 }
@@ -84,7 +90,7 @@ function optional(key: string, value: string | string[] | undefined): Record<str
 }
 
 /** The web-standard Request of `req`, without its body (already read, and passed parsed). */
-function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
+function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
@@ -94,7 +100,7 @@ function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, {
     method: req.method ?? 'POST',
     headers,
-    signal,
+    ...(signal && { signal }),
   });
 }
 
