@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApi, type Api } from './api.ts';
-import { killAll, memoryOf, openSession, track, untrack } from './processes.ts';
+import { cpuMsOf, killAll, memoryOf, openSession, track, untrack } from './processes.ts';
 import { count, median, ms, rotate, timeBurst, timeSequential } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -107,7 +107,7 @@ async function startRemote(apiUrl: string): Promise<{ url: string; pid: number; 
 }
 
 /** The bare pass-through (bench/bare-proxy.ts) in a process of its own; resolves with its URL. */
-async function startBareProxy(apiUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+async function startBareProxy(apiUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/bare-proxy.ts'), apiUrl], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -124,6 +124,7 @@ async function startBareProxy(apiUrl: string): Promise<{ url: string; stop(): Pr
   });
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.stdin.end();
@@ -197,6 +198,14 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
       },
       agent,
     );
+    // The process each entrant's calls are served by, whose CPU time per call is measured (the API of a
+    // direct POST runs in this process, beside the clients: not measured).
+    const servedBy: Record<string, () => number | undefined> = {
+      stdio: () => stdio.serverPid(),
+      'remote (HTTP)': () => remote.pid,
+      'remote, 2026': () => remote.pid,
+      'bare proxy': () => bare.pid,
+    };
     const entrants = [
       { name: 'stdio', run: () => stdio.query(options.query) },
       {
@@ -219,7 +228,7 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
       { name: 'bare proxy', run: overBare },
     ];
     const latency = new Map(entrants.map((entrant) => [entrant.name, [] as number[]]));
-    const throughput = new Map(entrants.map((entrant) => [entrant.name, { calls: 0, ms: 0 }]));
+    const throughput = new Map(entrants.map((entrant) => [entrant.name, { calls: 0, ms: 0, cpuMs: 0 }]));
     for (const entrant of entrants) await timeSequential(entrant.run, Math.min(options.calls, 200), []);
     for (let round = 0; round < options.rounds; round++) {
       for (const entrant of rotate(entrants, round)) {
@@ -231,10 +240,13 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
       }
       for (const entrant of rotate(entrants, round)) {
         const calls = Math.ceil(options.throughputCalls / options.rounds);
+        const pid = servedBy[entrant.name]?.();
+        const cpuBefore = pid === undefined ? NaN : cpuMsOf(pid);
         const elapsed = await timeBurst(entrant.run, calls, options.concurrency);
         const total = throughput.get(entrant.name)!;
         total.calls += calls;
         total.ms += elapsed;
+        total.cpuMs += pid === undefined ? NaN : cpuMsOf(pid) - cpuBefore;
       }
       api.forget();
     }
@@ -252,6 +264,12 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
       `  the floor, a bare pass-through with no MCP (bench/bare-proxy.ts): p50 ${(p50('bare proxy') / p50('direct POST')).toFixed(2)}× a direct POST, ` +
         `throughput ${(perSecond('bare proxy') / perSecond('stdio')).toFixed(2)}× stdio's`,
     ];
+    const cpuPerCall = entrants
+      .filter(({ name }) => !Number.isNaN(throughput.get(name)!.cpuMs))
+      .map(
+        ({ name }) =>
+          `${name} ${Math.round((throughput.get(name)!.cpuMs / throughput.get(name)!.calls) * 1000)} µs`,
+      );
     const rssMb = (pid: number) => (memoryOf(pid).rssKb / 1024).toFixed(0);
     return [
       `Remote mode (${options.concurrency} keep-alive clients, tools/call of ${options.query} as a 2025 client sends it (stateless) and as a 2026-07-28 client does, and through a bare pass-through; ${count(options.calls)} sequential and ${count(options.throughputCalls)} concurrent calls each, ${options.rounds} alternating rounds):`,
@@ -260,6 +278,7 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
           `  ${name.padEnd(14)} p50 ${ms(p50(name)).padStart(8)}   throughput ${count(Math.round(perSecond(name))).padStart(6)}/s`,
       ),
       `  RSS after the load: stdio ${rssMb(stdio.serverPid())} MB, remote ${rssMb(remote.pid)} MB`,
+      `  CPU per call of the serving process, under the concurrent load (steadier than throughput on a shared machine): ${cpuPerCall.join(', ')}`,
       ...verdicts,
       ...floor,
     ];
