@@ -22,10 +22,10 @@ export type Exchange = (
  * - 2026-07-28 requests go to the SDK's createMcpHandler (its classification, header checks and caching
  *   hints), which answers in one JSON body unless a notification precedes the result.
  * - 2025-era requests (as the SDK's classifyInboundRequest, the rule behind its isLegacyRequest, classifies
- *   them) go to the SDK's streamable HTTP
- *   transport in stateless JSON mode, as the SDK documents for hand-wired compositions: one JSON body
- *   instead of an SSE stream per call. Such a client cannot keep a log level between stateless requests,
- *   and the only notification it would get (a warning for a failed call) repeats the error result it gets.
+ *   them) go to the SDK's streamable HTTP transport in stateless JSON mode, as the SDK documents for
+ *   hand-wired compositions: one JSON body instead of an SSE stream per call. Such a client cannot keep a
+ *   log level between stateless requests, and the only notification it would get (a warning for a failed
+ *   call) repeats the error result it gets.
  *
  * The SDK's toNodeHandler would serialise the parsed body again into the Request and write a JSON answer in
  * pieces; here the Request carries no body (the handler takes the parsed one) and a JSON answer goes out in
