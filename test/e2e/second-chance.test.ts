@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildSchema, graphql, GraphQLError } from 'graphql';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { texts, type CallToolResult, useSession } from '../fixtures/mcp.ts';
+import { seeded } from '../fixtures/seeded.ts';
 
 const SDL = /* GraphQL */ `
   enum ItemOrder {
@@ -63,16 +64,6 @@ const DENSE: Record<string, (random: () => number) => string> = {
   symbols: (random) =>
     Array.from({ length: 40 }, () => String.fromCharCode(0x2190 + Math.floor(random() * 0x600))).join(''),
 };
-
-/** A repeatable pseudo-random sequence (mulberry32). */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rootValue = {
   bigList: ({ count }: { count: number }) => Array.from({ length: count }, (_, i) => item(i)),

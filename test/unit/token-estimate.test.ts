@@ -5,16 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { estimateTokens, MAX_TOKENS_PER_CHAR } from '../../src/graphql/token-estimate.ts';
-
-/** A repeatable pseudo-random sequence (mulberry32). */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../fixtures/seeded.ts';
 
 const random = seeded(17);
 const pick = (n: number) => Math.floor(random() * n);
