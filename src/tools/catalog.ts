@@ -5,7 +5,7 @@ import { describeEndpoint } from '../http/endpoint.js';
 export function describeTools(config: Config): Record<'graphql_query' | 'graphql_introspect', string> {
   const limit = config.maxComplexity > 0 ? ` A query may select at most ${config.maxComplexity} fields.` : '';
   const mutations = config.readOnly
-    ? ' This server is read-only: mutations are refused.'
+    ? ' Read-only: mutations are refused.'
     : ' Mutations are refused unless allowMutations is true.';
   const endpoint = describeEndpoint(config.endpoint);
   return {
