@@ -64,13 +64,10 @@ DEFAULT_HEADERS.trySet('Accept-Encoding', 'gzip, deflate, br');
 /**
  * One keep-alive agent for every origin, http and https alike: undici, the client behind Node's fetch, used
  * directly, at about half the CPU per request of node:http. The request's deadline covers connecting, the
- * headers and the body, so undici's own timeouts are off. An idle connection is kept a minute (or as long as
- * the server's Keep-Alive hint says) rather than undici's 4 s: a model's calls come seconds apart, and a new
- * TLS connection costs more than the call. Made on the first request.
+ * headers and the body, so undici's own timeouts are off. Made on the first request.
  */
 let agent: Agent | undefined;
-const dispatcher = () =>
-  (agent ??= new Agent({ connectTimeout: 0, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 60_000 }));
+const dispatcher = () => (agent ??= new Agent({ connectTimeout: 0, headersTimeout: 0, bodyTimeout: 0 }));
 
 /** The head of a response and its body, as a stream. */
 interface Answer {

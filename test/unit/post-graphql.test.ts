@@ -610,30 +610,3 @@ describe('postGraphQL request', () => {
     }
   });
 });
-
-describe('postGraphQL connections', () => {
-  test('keeps an idle connection for the next call seconds later, when the server gives no Keep-Alive hint', async (t) => {
-    let connections = 0;
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end('{"data":{"a":1}}');
-      });
-    });
-    // No idle timeout, hence no Keep-Alive: timeout=… header: how long the client keeps it is its own choice.
-    server.keepAliveTimeout = 0;
-    server.on('connection', () => connections++);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.after(() => {
-      server.closeAllConnections();
-      server.close();
-    });
-    const endpoint = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`);
-    await postGraphQL(request(endpoint));
-    // Longer than undici's default of 4 s: a model's calls come seconds apart.
-    await new Promise((resolve) => setTimeout(resolve, 4_500));
-    await postGraphQL(request(endpoint));
-    assert.equal(connections, 1);
-  });
-});
