@@ -3,19 +3,10 @@
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // What fetch can put on the wire: no line breaks or other control characters, nothing above Latin-1.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// fetch refuses these or silently overrides them; refusing them ourselves says so.
 // Servers refuse header blocks much beyond this (Node's default limit is 16 KiB for all of them).
 const MAX_VALUE_CHARS = 16_384;
-// The HTTP client refuses these or sets them itself (Connection: keep-alive pools connections); refusing them
-// ourselves says so.
-const MANAGED = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'expect',
-]);
+const MANAGED = new Set(['host', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
 /** A header value as given in JSON: strings, and numbers or booleans turned into strings. */
 export function parseHeaderValue(value: unknown): string | { readonly invalid: string } {

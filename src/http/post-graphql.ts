@@ -1,8 +1,12 @@
-import { EventEmitter } from 'node:events';
-import { STATUS_CODES } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
 import { finished, type Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent } from 'undici';
 import { ToolError } from '../errors.js';
 import { letInputIn } from '../graphql/time-slice.js';
 import { VERSION } from '../version.js';
@@ -61,43 +65,33 @@ DEFAULT_HEADERS.trySet('Accept', 'application/graphql-response+json, application
 DEFAULT_HEADERS.trySet('User-Agent', `graphql-mcp/${VERSION}`);
 DEFAULT_HEADERS.trySet('Accept-Encoding', 'gzip, deflate, br');
 
-/**
- * One keep-alive agent for every origin, http and https alike: undici, the client behind Node's fetch, used
- * directly, at about half the CPU per request of node:http. The request's deadline covers connecting, the
- * headers and the body, so undici's own timeouts are off. Made on the first request.
- */
-let agent: Agent | undefined;
-const dispatcher = () => (agent ??= new Agent({ connectTimeout: 0, headersTimeout: 0, bodyTimeout: 0 }));
-
-/** The head of a response and its body, as a stream. */
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: Readable;
-}
+// One keep-alive pool per scheme; an agent keeps idle connections per origin (host and port).
+const httpAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo', noDelay: true });
+// TLS is loaded on the first https request: start-up should not pay for it.
+let https:
+  Promise<{ agent: import('node:https').Agent; request: typeof import('node:https').request }> | undefined;
+const loadHttps = () =>
+  (https ??= import('node:https').then(({ Agent, request }) => ({
+    agent: new Agent({ keepAlive: true, scheduling: 'lifo', noDelay: true }),
+    request,
+  })));
 
 class Cancelled extends Error {}
 
 /**
- * How a request ends early: its deadline passes, or the client cancels. It is the request's signal for
- * undici (which stops the request and its body with it), and a phase of our own (the decoding of the body)
- * may say how to stop too. An EventEmitter rather than an AbortController: Node's EventTarget costs more per
- * call than the rest of this bookkeeping.
+ * How a request ends early: its deadline passes, or the client cancels. One phase of the request at a time
+ * (the POST, then its body) says how to stop it. A plain object rather than an AbortController: Node's
+ * EventTarget costs more per call than the rest of this bookkeeping.
  */
-class Stop extends EventEmitter {
+class Stop {
   /** Why the request stopped; undefined while it runs. */
   reason: Error | undefined;
   #phase: ((reason: Error) => void) | undefined;
-
-  get aborted(): boolean {
-    return this.reason !== undefined;
-  }
 
   stop(reason: Error): void {
     if (this.reason !== undefined) return;
     this.reason = reason;
     this.#phase?.(reason);
-    this.emit('abort');
   }
 
   /** `end` stops the phase that starts now, at once if the request has stopped already; returns its end. */
@@ -113,7 +107,7 @@ class Stop extends EventEmitter {
 /**
  * POSTs a GraphQL request and classifies what comes back. Resolves with any GraphQL response, whatever
  * its HTTP status; everything else is a ToolError (TIMEOUT, NETWORK_ERROR, HTTP_ERROR, INVALID_RESPONSE,
- * RESPONSE_TOO_LARGE, CANCELLED). undici's request API rather than fetch: on a busy server fetch's web
+ * RESPONSE_TOO_LARGE, CANCELLED). Node's http module rather than fetch: on a busy server fetch's web
  * streams and per-request objects cost more than the rest of a tool call together.
  */
 export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLResponse> {
@@ -148,7 +142,7 @@ function deadlineError(request: GraphQLRequest): ToolError {
 // Redirects are followed by hand: only within the endpoint's origin, so that credentials never follow
 // a redirect elsewhere, and only where the caller's checkHop lets them go (a path-scoped allow-list), and
 // re-POSTing the same body, which is what a GraphQL client means.
-async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Promise<Answer> {
+async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Promise<IncomingMessage> {
   const headers: Record<string, string> = {};
   for (const [name, value] of DEFAULT_HEADERS.merge(request.headers).entries()) headers[name] = value;
   // Encoded once, for its length and for every hop of a redirect.
@@ -160,10 +154,10 @@ async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Prom
   let url = request.endpoint;
   for (let hop = 0; ; hop++) {
     const response = await post(url, headers, body, stop, request.retryable ?? false);
-    const { status } = response;
-    const location = header(response, 'location');
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
     if (status < 300 || status > 399 || location === undefined) return response;
-    response.body.resume();
+    response.resume();
     let target: URL;
     try {
       target = new URL(location, url);
@@ -203,68 +197,64 @@ async function post(
   body: Buffer,
   stop: Stop,
   retryable: boolean,
-): Promise<Answer> {
-  if (stop.reason !== undefined) throw stop.reason;
-  try {
-    const response = await dispatcher().request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers,
-      body,
-      signal: stop,
+): Promise<IncomingMessage> {
+  const { request, agent } =
+    url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
+  return new Promise((resolve, reject) => {
+    if (stop.reason !== undefined) return reject(stop.reason);
+    const req = request({ ...targetOf(url), method: 'POST', headers, agent });
+    // Stopped here until the response arrives (readBody stops the body), rather than given a signal to
+    // node:http, which watches the request's whole life for it with a handful of listeners.
+    const ended = stop.during((reason) => req.destroy(reason));
+    req.once('response', (response) => {
+      ended();
+      resolve(response);
     });
-    // Destroying the body (too large, stopped, left unread) makes it emit an error, which nothing else may
-    // then be listening for: unheard, it would end the process. What reading it sees goes through finished().
-    response.body.on('error', ignore);
-    return { status: response.statusCode, headers: response.headers, body: response.body };
-  } catch (error) {
-    // A pooled connection the server closed while idle fails at once; the request never reached it.
-    const code = causeCode(error);
-    if (retryable && stop.reason === undefined && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')) {
-      return post(url, headers, body, stop, false);
-    }
-    throw error;
-  }
+    req.once('error', (error: NodeJS.ErrnoException) => {
+      ended();
+      // A pooled connection the server closed while idle fails at once; the request never reached it.
+      if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined) {
+        post(url, headers, body, stop, false).then(resolve, reject);
+      } else reject(error);
+    });
+    req.end(body);
+  });
 }
 
-function ignore(): void {}
-
-/** A response header as one string (repeated ones joined), or undefined. */
-function header(response: Answer, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+/** A URL as node:http takes it, worked out once per URL (the endpoint's is the same object every call). */
+function targetOf(url: URL): RequestOptions {
+  let target = targets.get(url);
+  if (target === undefined) targets.set(url, (target = urlToHttpOptions(url)));
+  return target;
 }
+const targets = new WeakMap<URL, RequestOptions>();
 
 // Counts decoded bytes as they stream in, so an endless or huge body is cut off at the cap.
-async function readBody(response: Answer, maxBytes: number, stop: Stop): Promise<string> {
-  const encoding = (header(response, 'content-encoding') ?? '').trim().toLowerCase();
-  const declared = Number(header(response, 'content-length'));
+async function readBody(response: IncomingMessage, maxBytes: number, stop: Stop): Promise<string> {
+  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const declared = Number(response.headers['content-length']);
   if (encoding === '' && declared > maxBytes) {
-    response.body.destroy();
+    response.destroy();
     throw tooLarge(maxBytes);
   }
-  const decoded = decode(response.body, encoding);
+  const decoded = decode(response, encoding);
   const ended = stop.during((reason) => decoded.destroy(reason));
-  let complete = false;
   try {
-    const bytes = await collect(decoded, maxBytes);
-    complete = true;
-    return UTF8.decode(bytes);
+    return UTF8.decode(await collect(decoded, maxBytes));
   } catch (error) {
     // A body that claims gzip or br but does not decode was still an answer: a bad one, not a network failure.
     if (causeCode(error)?.match(/^(Z_|ERR_BROTLI|ERR__ERROR)/)) {
       throw new ToolError(
         'INVALID_RESPONSE',
-        `HTTP ${response.status} with content encoding ${encoding} whose body does not decode (${causeCode(error)})`,
+        `HTTP ${response.statusCode} with content encoding ${encoding} whose body does not decode (${causeCode(error)})`,
       );
     }
     throw error;
   } finally {
     ended();
     // Leaving early (too large, aborted, failed) must close the connection rather than return it to the pool.
-    if (!complete) response.body.destroy();
-    if (decoded !== response.body) decoded.destroy();
+    if (!response.complete) response.destroy();
+    if (decoded !== response) decoded.destroy();
   }
 }
 
@@ -289,7 +279,7 @@ function collect(body: Readable, maxBytes: number): Promise<Buffer> {
   });
 }
 
-function decode(response: Readable, encoding: string): Readable {
+function decode(response: IncomingMessage, encoding: string): Readable {
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? createGunzip()
@@ -311,11 +301,11 @@ function tooLarge(maxBytes: number): ToolError {
 }
 
 /** What a status the model can act on means (401 and 403 get the credentials' advice from the tools). */
-function statusAdvice(status: number, response: Answer): string {
+function statusAdvice(status: number, response: IncomingMessage): string {
   if (status === 404)
     return '. Nothing answers at this path: check the endpoint URL (GraphQL is often at /graphql)';
   if (status === 405) {
-    const allow = String(header(response, 'allow') ?? '')
+    const allow = String(response.headers.allow ?? '')
       .replace(/[^A-Za-z, ]/g, '')
       .slice(0, 100);
     return `. The endpoint does not accept POST${allow === '' ? '' : ` (it allows ${allow})`}: check the endpoint URL`;
@@ -324,11 +314,11 @@ function statusAdvice(status: number, response: Answer): string {
 }
 
 function classify(
-  response: Answer,
+  response: IncomingMessage,
   text: string,
   redact: (text: string) => string = (same) => same,
 ): GraphQLResponse {
-  const { status } = response;
+  const status = response.statusCode ?? 0;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -346,7 +336,7 @@ function classify(
     return { status, result: parsed };
   }
 
-  const contentType = header(response, 'content-type') ?? 'none';
+  const contentType = response.headers['content-type'] ?? 'none';
   // Redacted before it is cut, so that no part of a secret is left at the cut.
   const preview = redact(text.slice(0, 64 * 1024))
     .replace(/\s+/g, ' ')
@@ -355,7 +345,7 @@ function classify(
   const body = preview === '' ? 'an empty body' : `a body starting ${JSON.stringify(preview)}`;
   const what = parsed === undefined ? 'not JSON' : 'JSON but not a GraphQL response (no "data" or "errors")';
   if (status < 200 || status > 299) {
-    const line = `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+    const line = `${status} ${response.statusMessage ?? ''}`.trim();
     throw new ToolError(
       'HTTP_ERROR',
       `HTTP ${line} with content type ${contentType} and ${body}${statusAdvice(status, response)}`,

@@ -85,17 +85,4 @@ describe('per-call header names', () => {
     );
     assertNoPartOfToken(result);
   });
-
-  for (const name of ['Connection', 'Host', 'Content-Length', 'Transfer-Encoding', 'Expect']) {
-    test(`${name}, which the HTTP client manages, is refused with INVALID_INPUT before anything is sent`, async () => {
-      const result = await mcp.call('graphql_query', {
-        query: '{ books { title } }',
-        headers: { [name]: 'x' },
-      });
-      assert.match(
-        texts(result)[0] ?? '',
-        new RegExp(`^INVALID_INPUT: headers: header ${name} cannot be set: the HTTP client manages it`),
-      );
-    });
-  }
 });

@@ -57,15 +57,7 @@ const STANDARD_HEADERS = new Set([
 ]);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const MANAGED = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'expect',
-]);
+const MANAGED = new Set(['host', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
 let fault: FaultServer;
 let session: RawMcp;
