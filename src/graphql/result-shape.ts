@@ -21,6 +21,8 @@ export interface ShapedResponse {
   /** The budget of characters it was shortened to: the option's, or less for dense text. */
   readonly maxChars: number;
   readonly cuts: readonly Cut[];
+  /** Its compact JSON. */
+  readonly text: string;
   /** Compact JSON length before and after. */
   readonly originalChars: number;
   readonly chars: number;
@@ -60,23 +62,20 @@ export function shapeResponse(
   const value: Record<string, unknown> = { ...response };
   const copies = new WeakSet<object>([value]);
   const cuts = new Map<string, Cut>();
+  let text: string | undefined;
   for (let round = 0; round < MAX_ROUNDS && chars > maxChars; round++) {
     const over = chars - maxChars;
     const candidate = new Measure(over).largest(value);
     if (candidate === undefined || !cut(value, copies, candidate, over, cuts)) break;
-    chars = JSON.stringify(value).length;
+    text = JSON.stringify(value);
+    chars = text.length;
   }
-  return { value, maxChars, cuts: [...cuts.values()], originalChars, chars };
+  text ??= JSON.stringify(value);
+  return { value, maxChars, cuts: [...cuts.values()], text, originalChars, chars };
 }
 
 /** Rounds of shortening to a smaller budget of characters, for text denser than the estimate allows. */
 const TOKEN_ROUNDS = 4;
-
-/** A response fitted to a budget: `shaped` (what was cut) and its compact JSON, `text`. */
-export interface FittedResponse {
-  readonly shaped: ShapedResponse;
-  readonly text: string;
-}
 
 /**
  * `response`, whose compact JSON is `text`, shortened to at most `maxChars` characters and about half as many
@@ -87,19 +86,17 @@ export function fitResponse(
   response: Record<string, unknown>,
   maxChars: number,
   text = JSON.stringify(response),
-): FittedResponse | undefined {
+): ShapedResponse | undefined {
   if (maxChars <= 0) return undefined;
   let shaped = shapeResponse(response, maxChars, text.length);
-  let fitted = shaped === undefined ? text : JSON.stringify(shaped.value);
   for (let round = 0; round < TOKEN_ROUNDS; round++) {
-    const budget = denserBudget(fitted, maxChars);
+    const budget = denserBudget(shaped?.text ?? text, maxChars);
     if (budget === undefined) break;
     const next = shapeResponse(response, budget, text.length);
-    if (next === undefined || next.chars >= fitted.length) break;
+    if (next === undefined || next.chars >= (shaped?.chars ?? text.length)) break;
     shaped = next;
-    fitted = JSON.stringify(next.value);
   }
-  return shaped === undefined ? undefined : { shaped, text: fitted };
+  return shaped;
 }
 
 /**

@@ -114,10 +114,11 @@ export async function runIntrospect(
       throw error;
     }
     const question = { typeNames: input.typeNames, search: input.search };
-    let room = textBudget(config.maxSchemaChars, notes);
+    const budget = textBudget(config.maxSchemaChars, notes);
+    let room = budget;
     let answer = await steps.answerSchemaQuestion(schema, view, question, room);
     // Descriptions in CJK (or other dense text) hold more tokens per character: fewer characters for them.
-    for (let round = 0, budget = room; round < 3; round++) {
+    for (let round = 0; round < 3; round++) {
       const denser = steps.denserBudget(answer, budget);
       if (denser === undefined || denser < MIN_TEXT_CHARS) break;
       room = denser;
@@ -127,7 +128,7 @@ export async function runIntrospect(
     // A schema's names and descriptions are the endpoint's text, and may quote the request's headers.
     const { value: text, hidden } = hide().json(answer);
     const texts = [text, ...notes];
-    if (room < textBudget(config.maxSchemaChars, notes)) texts.push(denseNote(config.maxSchemaChars));
+    if (room < budget) texts.push(denseNote(config.maxSchemaChars));
     if (hidden > 0) {
       const note = redactionNote(hidden, 'schema');
       texts[0] = clampText(text, room - note.length - 2);

@@ -358,8 +358,8 @@ async function schemaToValidate(
 
 /**
  * The endpoint's GraphQL response, with any credential sent on this call that it echoes hidden (it may
- * quote the request's headers in an error message or in data), shortened to --maxResultChars (and about half as many tokens); an error only
- * when it has errors and no data.
+ * quote the request's headers in an error message or in data), shortened to --maxResultChars (and about half
+ * as many tokens); an error only when it has errors and no data.
  */
 function graphqlResult(
   steps: Steps,
@@ -374,13 +374,13 @@ function graphqlResult(
   const hidden = redacted.hidden;
   const failed = Array.isArray(result.errors) && result.errors.length > 0 && (result.data ?? null) === null;
   let text = JSON.stringify(result);
-  const fitted = steps.fitResponse(result, config.maxResultChars, text);
-  if (fitted !== undefined) {
-    result = fitted.shaped.value;
-    text = fitted.text;
+  const shaped = steps.fitResponse(result, config.maxResultChars, text);
+  if (shaped !== undefined) {
+    result = shaped.value;
+    text = shaped.text;
   }
   const texts = [text, ...notes];
-  if (fitted !== undefined) texts.push(steps.shapeNote(fitted.shaped, config.maxResultChars));
+  if (shaped !== undefined) texts.push(steps.shapeNote(shaped, config.maxResultChars));
   // The names come from the endpoint's schema: its text, like the response's, may echo a credential.
   if (failed) texts.push(...hintsOnFailure().map((hint) => redactor.text(hint)));
   if (hidden > 0) texts.push(redactionNote(hidden));

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
 import type { LiveOperations } from '../operations/live.js';
 import { createServer } from '../server.js';
-import { createExchange } from './mcp-exchange.js';
+import { createExchange, headerText } from './mcp-exchange.js';
 
 /**
  * Largest MCP request body accepted: a tool call carries a document and its variables, a few kilobytes; 4 MiB
@@ -288,11 +288,6 @@ function hostNameOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function headerText(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The configured headers of this request, renamed as asked; never the MCP token (shared or OAuth). */

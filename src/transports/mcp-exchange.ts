@@ -68,9 +68,9 @@ export function createExchange(factory: McpServerFactory, maxRequestBodySize: nu
     const route = classifyInboundRequest({
       httpMethod: req.method ?? 'POST',
       body: message,
-      ...optional('protocolVersionHeader', req.headers['mcp-protocol-version']),
-      ...optional('mcpMethodHeader', req.headers['mcp-method']),
-      ...optional('mcpNameHeader', req.headers['mcp-name']),
+      protocolVersionHeader: headerText(req, 'mcp-protocol-version'),
+      mcpMethodHeader: headerText(req, 'mcp-method'),
+      mcpNameHeader: headerText(req, 'mcp-name'),
     });
     // The modern handler also answers what the classification refuses, in the SDK's words. It cancels a
     // call through its Request's signal; the legacy leg closes its server (an unused signal costs a copy).
@@ -85,8 +85,10 @@ export function createExchange(factory: McpServerFactory, maxRequestBodySize: nu
   };
 }
 
-function optional(key: string, value: string | string[] | undefined): Record<string, string> {
-  return value === undefined ? {} : { [key]: Array.isArray(value) ? value.join(', ') : value };
+/** A request header as one string (repeated ones joined), or undefined. */
+export function headerText(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The web-standard Request of `req`, without its body (already read, and passed parsed). */

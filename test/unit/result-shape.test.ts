@@ -118,18 +118,18 @@ describe('fitResponse', () => {
   test('shortens ordinary JSON to the budget of characters alone, as shapeResponse does', () => {
     const response = { data: { a: rows(3000) } };
     const fitted = fitResponse(response, 4_000)!;
-    assert.deepEqual(fitted.shaped, shapeResponse(response, 4_000));
-    assert.equal(fitted.text, JSON.stringify(fitted.shaped.value));
+    assert.deepEqual(fitted, shapeResponse(response, 4_000));
+    assert.equal(fitted.text, JSON.stringify(fitted.value));
   });
 
   test('shortens dense text further, to about half as many estimated tokens as the budget has characters', () => {
     const response = { data: { a: rows(3000, '😀🎉🚀✨'.repeat(10)) } };
     const fitted = fitResponse(response, 40_000)!;
-    assert.ok(fitted.shaped.maxChars < 40_000, `${fitted.shaped.maxChars}`);
+    assert.ok(fitted.maxChars < 40_000, `${fitted.maxChars}`);
     assert.ok(estimateTokens(fitted.text) <= 20_000, `${estimateTokens(fitted.text)} estimated tokens`);
     assert.ok(estimateTokens(fitted.text) > 15_000, 'not much shorter than it needs to be');
     assert.match(
-      shapeNote(fitted.shaped, 40_000),
+      shapeNote(fitted, 40_000),
       /^The response was shortened to fit [\d,]+ characters \(--maxResultChars is 40,000, and about 20,000 tokens: fewer characters for text this dense\); it had [\d,]+ characters\./,
     );
   });
