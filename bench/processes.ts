@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
@@ -117,6 +118,42 @@ export function memoryOf(pid: number): { rssKb: number; peakKb: number } {
   } catch {
     return { rssKb: NaN, peakKb: NaN };
   }
+}
+
+/** A script of the bench serving in a process of its own (the API, the bare pass-through). */
+export interface ScriptProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** Closes its stdin, which ends it, and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts `script` (relative to `root`) with tsx; it prints its URL as its first line on stdout. */
+export async function startScript(root: string, script: string, args: string[] = []): Promise<ScriptProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  track(child.pid);
+  child.stdout.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('\n')) resolve(output.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before serving`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.stdin.end();
+      await exited;
+      untrack(child.pid);
+    },
+  };
 }
 
 /** CPU time a process has used so far (user + system), in ms; NaN when it cannot be read. */

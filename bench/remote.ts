@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApi, type Api } from './api.ts';
-import { cpuMsOf, killAll, memoryOf, openSession, track, untrack } from './processes.ts';
+import { cpuMsOf, killAll, memoryOf, openSession, startScript, track, untrack } from './processes.ts';
 import { count, median, ms, rotate, timeBurst, timeSequential } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -106,34 +106,6 @@ async function startRemote(apiUrl: string): Promise<{ url: string; pid: number; 
   };
 }
 
-/** The bare pass-through (bench/bare-proxy.ts) in a process of its own; resolves with its URL. */
-async function startBareProxy(apiUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/bare-proxy.ts'), apiUrl], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  track(child.pid);
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('\n')) resolve(output.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`the bare pass-through exited with ${code}`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.stdin.end();
-      await exited;
-      untrack(child.pid);
-    },
-  };
-}
-
 /** Lines of figures: p50 and throughput of each entrant, the ratios and whether the targets are met. */
 export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DEFAULTS): Promise<string[]> {
   const stdio = await openSession({
@@ -142,7 +114,8 @@ export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DE
     env: {},
   });
   const remote = await startRemote(api.url);
-  const bare = await startBareProxy(api.url);
+  // The bare pass-through (bench/bare-proxy.ts), in a process of its own.
+  const bare = await startScript(root, 'bench/bare-proxy.ts', [api.url]);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   try {
     const call = JSON.stringify({
