@@ -1,5 +1,5 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import { z } from './zod.js';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import { z, type output, type ZodObject } from './zod.js';
 import { ToolError } from '../errors.js';
 import { parseEndpoint } from '../http/endpoint.js';
 import { HeaderSet, isHeaderName, ordinal, parseHeaderValue } from '../http/headers.js';
@@ -9,7 +9,7 @@ import { HeaderSet, isHeaderName, ordinal, parseHeaderValue } from '../http/head
  * any object, so that the tool itself validates and can answer INVALID_INPUT in its own words instead of the
  * SDK's. (Also used for the output schema, whose shape the HTTP client has checked already.)
  */
-export function advertised(precise: z.ZodObject): AdvertisedSchema {
+export function advertised(precise: ZodObject): AdvertisedSchema {
   let schema = advertisedCache.get(precise);
   if (schema === undefined) {
     const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-2020-12', io: 'input' });
@@ -19,7 +19,7 @@ export function advertised(precise: z.ZodObject): AdvertisedSchema {
   return schema;
 }
 // Remote mode builds a server per request: convert each schema once.
-const advertisedCache = new WeakMap<z.ZodObject, AdvertisedSchema>();
+const advertisedCache = new WeakMap<ZodObject, AdvertisedSchema>();
 
 /**
  * The JSON Schema without what says nothing (object keys are strings; any extra property is allowed unless
@@ -57,7 +57,7 @@ export function advertisedJson(jsonSchema: Record<string, unknown>): AdvertisedS
 }
 
 /** Validates a tool's arguments against its precise schema, or throws INVALID_INPUT naming each problem. */
-export function parseInput<S extends z.ZodObject>(precise: S, args: unknown): z.output<S> {
+export function parseInput<S extends ZodObject>(precise: S, args: unknown): output<S> {
   // Models often send null for an input they mean to leave out.
   const given = Object.fromEntries(Object.entries(args ?? {}).filter(([, value]) => value !== null));
   const result = precise.safeParse(given);
