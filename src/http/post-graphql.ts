@@ -4,7 +4,7 @@ import {
   type IncomingMessage,
   type RequestOptions,
 } from 'node:http';
-import { finished, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '../errors.js';
@@ -145,12 +145,13 @@ function deadlineError(request: GraphQLRequest): ToolError {
 async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Promise<IncomingMessage> {
   const headers: Record<string, string> = {};
   for (const [name, value] of DEFAULT_HEADERS.merge(request.headers).entries()) headers[name] = value;
-  // Encoded once, for its length and for every hop of a redirect.
-  const body = Buffer.from(request.body);
-  headers['Content-Length'] = String(body.length);
-  // Encoding megabytes and writing them to the socket take tens of milliseconds each: a turn apart, so
-  // that pings and cancellations are not kept waiting for both.
-  if (body.length >= LARGE_BODY) await letInputIn();
+  // Sent as a string: node:http writes the head and a string body in one write, a Buffer body in two.
+  const body = request.body;
+  const length = Buffer.byteLength(body);
+  headers['Content-Length'] = String(length);
+  // Measuring megabytes and writing them to the socket take milliseconds each: a turn apart, so that pings
+  // and cancellations are not kept waiting for both.
+  if (length >= LARGE_BODY) await letInputIn();
   let url = request.endpoint;
   for (let hop = 0; ; hop++) {
     const response = await post(url, headers, body, stop, request.retryable ?? false);
@@ -194,7 +195,7 @@ async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Prom
 async function post(
   url: URL,
   headers: Record<string, string>,
-  body: Buffer,
+  body: string,
   stop: Stop,
   retryable: boolean,
 ): Promise<IncomingMessage> {
@@ -263,7 +264,8 @@ const UTF8 = new TextDecoder();
 
 /**
  * The whole body, or the stream's error: a premature close, an abort (destroyed with the reason) or
- * RESPONSE_TOO_LARGE. Events rather than an async iterator, which costs more than the rest of reading.
+ * RESPONSE_TOO_LARGE. Events rather than an async iterator, which costs more than the rest of reading; and
+ * done at 'end', where stream.finished would wait for the response's 'close', a few ticks later.
  */
 function collect(body: Readable, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -275,8 +277,26 @@ function collect(body: Readable, maxBytes: number): Promise<Buffer> {
       if (received > maxBytes) body.destroy(tooLarge(maxBytes));
       else chunks.push(chunk);
     });
-    finished(body, (error) => (error ? reject(error) : resolve(Buffer.concat(chunks, received))));
+    let settled = false;
+    body.once('end', () => {
+      settled = true;
+      resolve(Buffer.concat(chunks, received));
+    });
+    body.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    // Closed without an end or an error: the connection went away mid-body.
+    body.once('close', () => settled || reject(new PrematureClose()));
   });
+}
+
+/** A body whose connection closed before its end. */
+class PrematureClose extends Error {
+  readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
+  constructor() {
+    super('the connection closed before the end of the body');
+  }
 }
 
 function decode(response: IncomingMessage, encoding: string): Readable {
