@@ -5,10 +5,11 @@
 // Progress goes to stderr; stdout gets the results only.
 import { REMOTE_DEFAULTS, remoteSection } from './remote.ts';
 import { measureResultShaping } from './result-shaping.ts';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { getIntrospectionQuery } from 'graphql';
 import { serveGitHubSchema } from '../test/fixtures/github-schema.ts';
 import { startApi, type Api } from './api.ts';
@@ -34,11 +35,33 @@ const CLI = join(root, 'dist/cli.cjs');
 const OURS = 'graphql-mcp';
 /** Ours again, driven by a client of the 2026-07-28 protocol (server/discover, no initialize). */
 const OURS_2026 = 'graphql-mcp, 2026 client';
+/** The least any server on this SDK does for a call (bench/sdk-floor.ts): a reference, not a rival. */
+const FLOOR = 'SDK floor';
 
-/** A server under test: ours, or a peer from the command line. */
+/** A server under test: ours, the SDK floor, or a peer from the command line. */
 interface Subject {
   name: string;
   server(url: string): ServerCommand;
+  /** Has graphql_query only: not introspected. */
+  queryOnly?: boolean;
+}
+
+/** Bundles bench/sdk-floor.ts as the server itself is bundled, so that it starts and runs as ours does. */
+async function buildFloor(): Promise<string> {
+  const dir = join(root, 'node_modules/.cache/graphql-mcp-bench');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, 'sdk-floor.cjs');
+  await build({
+    entryPoints: [join(root, 'bench/sdk-floor.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minify: true,
+    logLevel: 'warning',
+  });
+  return outfile;
 }
 
 /** Against the first peer (mcp-graphql in the README's example): ours over theirs, in the same run. */
@@ -59,7 +82,7 @@ const progress = (text: string) => process.stderr.write(`bench: ${text}\n`);
 const share = (total: number, parts: number, i: number) =>
   Math.floor(total / parts) + (i < total % parts ? 1 : 0);
 
-function subjectsOf(options: BenchOptions): Subject[] {
+function subjectsOf(options: BenchOptions, floorBin: string): Subject[] {
   const ours: Subject = {
     name: OURS,
     server: (url) => ({ command: process.execPath, args: [CLI, `--endpoint=${url}`], env: {} }),
@@ -67,6 +90,11 @@ function subjectsOf(options: BenchOptions): Subject[] {
   const ours2026: Subject = {
     name: OURS_2026,
     server: (url) => ({ ...ours.server(url), era: 'modern' }),
+  };
+  const floor: Subject = {
+    name: FLOOR,
+    server: (url) => ({ command: process.execPath, args: [floorBin, '--endpoint', url], env: {} }),
+    queryOnly: true,
   };
   const peers = options.peers.map((peer): Subject => {
     const words = splitCommand(peer.command);
@@ -86,7 +114,7 @@ function subjectsOf(options: BenchOptions): Subject[] {
       },
     };
   });
-  return [ours, ours2026, ...peers];
+  return [ours, ours2026, ...peers, floor];
 }
 
 /** A direct POST of a query from this process, as our server sends it; throws unless it answers data. */
@@ -415,29 +443,36 @@ function buildTable(
   if (introspection) {
     const first = (name: string) => median(introspection.firstMs[name]!);
     const repeated = (name: string) => median(introspection.repeatedMs[name]!);
+    const introspected = (cell: (name: string) => string) => (name: string) =>
+      introspection.firstMs[name] === undefined ? '—' : cell(name);
     row(
       'GitHub-schema introspect, first',
-      (n) => ms(first(n)),
+      introspected((n) => ms(first(n))),
       `direct POST of the introspection query: ${ms(median(introspection.directMs))}`,
     );
     row(
       'GitHub-schema introspect, repeated',
-      (n) => ms(repeated(n)),
+      introspected((n) => ms(repeated(n))),
       '',
       `≤ ${TARGETS.repeatedIntrospectMs} ms`,
       repeated(OURS) <= TARGETS.repeatedIntrospectMs,
     );
-    row('RSS after GitHub introspects', (n) => megabytes(median(introspection.rssKb[n]!)), '');
+    row(
+      'RSS after GitHub introspects',
+      introspected((n) => megabytes(median(introspection.rssKb[n]!))),
+      '',
+    );
   } else {
     row('GitHub-schema introspect', () => 'skipped', '');
   }
 
-  const peer = subjects.find((subject) => subject.name !== OURS && subject.name !== OURS_2026)?.name;
+  const peer = subjects.find((subject) => ![OURS, OURS_2026, FLOOR].includes(subject.name))?.name;
   if (peer !== undefined) {
-    const vs = (measure: string, ours: number, theirs: number, target: string, met: boolean) => {
+    // The floor's own ratio beside ours: how near the target any server on this SDK can come.
+    const vs = (measure: string, of: (name: string) => number, target: string, met: boolean) => {
       rows.push([
         `${measure} vs ${peer}`,
-        ...names.map((n) => (n === OURS ? ratio(ours / theirs) : '')),
+        ...names.map((n) => (n === OURS || n === FLOOR ? ratio(of(n) / of(peer)) : '')),
         '',
         target,
         met ? 'met' : 'NOT MET',
@@ -447,32 +482,23 @@ function buildTable(
     const list = rounded(toolsList(OURS) / toolsList(peer));
     vs(
       'spawn → tools/list',
-      toolsList(OURS),
-      toolsList(peer),
+      toolsList,
       `≤ ${ratio(PEER_TARGETS.toolsListRatio)}`,
       list <= PEER_TARGETS.toolsListRatio,
     );
     const p50 = rounded(p(OURS, 0.5) / p(peer, 0.5));
     vs(
       'small query p50',
-      p(OURS, 0.5),
-      p(peer, 0.5),
+      (n) => p(n, 0.5),
       `≤ ${ratio(PEER_TARGETS.p50Ratio)}`,
       p50 <= PEER_TARGETS.p50Ratio,
     );
     const tput = rounded(rate(OURS) / rate(peer));
-    vs(
-      'throughput',
-      rate(OURS),
-      rate(peer),
-      `≥ ${ratio(PEER_TARGETS.throughputRatio)}`,
-      tput >= PEER_TARGETS.throughputRatio,
-    );
+    vs('throughput', rate, `≥ ${ratio(PEER_TARGETS.throughputRatio)}`, tput >= PEER_TARGETS.throughputRatio);
     const rss = rounded(memory(OURS).rssKb / memory(peer).rssKb);
     vs(
       'RSS after the load',
-      memory(OURS).rssKb,
-      memory(peer).rssKb,
+      (n) => memory(n).rssKb,
       `≤ ${ratio(PEER_TARGETS.rssRatio)}`,
       rss <= PEER_TARGETS.rssRatio,
     );
@@ -500,7 +526,7 @@ async function main(): Promise<void> {
   if (parsed === 'help') return void process.stdout.write(`${USAGE}\n`);
   const options = parsed;
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build it first (npm run build)`);
-  const subjects = subjectsOf(options);
+  const subjects = subjectsOf(options, await buildFloor());
   const loadBefore = os.loadavg();
   const started = performance.now();
 
@@ -518,7 +544,9 @@ async function main(): Promise<void> {
   } finally {
     await api.close();
   }
-  const introspection = options.introspectRounds > 0 ? await measureIntrospection(subjects, options) : null;
+  const introspected = subjects.filter((subject) => !subject.queryOnly);
+  const introspection =
+    options.introspectRounds > 0 ? await measureIntrospection(introspected, options) : null;
   progress('remote mode: stdio, HTTP (2025 and 2026 clients) and direct POSTs');
   const remote = await remoteSection(
     options.apiProcess,
@@ -537,7 +565,8 @@ async function main(): Promise<void> {
       `per subject in ${options.latencyRounds} alternating rounds after ${count(options.warmup)} warm-up calls; throughput over ` +
       `${count(options.throughputCalls)} calls per subject in ${options.throughputRounds} alternating rounds. Direct POST: fetch from the bench ` +
       `process to the same demo server (${options.apiProcess ? 'in a process of its own' : 'which runs in the bench process too'}); ` +
-      'MCP ping: the SDK client pinging our server.',
+      'MCP ping: the SDK client pinging our server. SDK floor: bench/sdk-floor.ts, the least a server on the same SDK ' +
+      'does for the call (one tool that POSTs the query and answers it as text and structuredContent, no checks).',
     'RSS: VmRSS of the server process (for a peer behind a runner, the deepest process of its tree) right after ' +
       'tools/list, after the warm-up and sequential calls, and after all calls; MB = 1,048,576 bytes.',
     introspection
