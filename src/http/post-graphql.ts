@@ -56,7 +56,7 @@ export const MAX_RESPONSE_DEPTH = 1_000;
 const MAX_REDIRECTS = 5;
 const BODY_PREVIEW_CHARS = 200;
 
-/** A body this long (a few milliseconds to encode) is written in a turn of its own. */
+/** A body this many characters long (milliseconds to encode) is written in a turn of its own. */
 const LARGE_BODY = 1_000_000;
 
 const DEFAULT_HEADERS = new HeaderSet();
@@ -115,6 +115,8 @@ export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLRespo
   const timer = setTimeout(() => stop.stop(deadlineError(request)), request.timeoutMs);
   const cancel = () => stop.stop(new Cancelled());
   if (request.signal?.aborted) cancel();
+  // Not removed when the request ends (Node's removeEventListener costs more than the rest of this set-up):
+  // the signal is the tool call's and goes with it, and a stopped request ignores a late cancel.
   request.signal?.addEventListener('abort', cancel, { once: true });
   try {
     const response = await postFollowingRedirects(request, stop);
@@ -128,7 +130,6 @@ export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLRespo
     throw networkError(request.endpoint, error);
   } finally {
     clearTimeout(timer);
-    request.signal?.removeEventListener('abort', cancel);
   }
 }
 
@@ -143,15 +144,13 @@ function deadlineError(request: GraphQLRequest): ToolError {
 // a redirect elsewhere, and only where the caller's checkHop lets them go (a path-scoped allow-list), and
 // re-POSTing the same body, which is what a GraphQL client means.
 async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Promise<IncomingMessage> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of DEFAULT_HEADERS.merge(request.headers).entries()) headers[name] = value;
-  // Sent as a string: node:http writes the head and a string body in one write, a Buffer body in two.
+  // Sent as a string, whose Content-Length node:http works out itself: it writes a head and a string body
+  // in one write, a Buffer body in two.
   const body = request.body;
-  const length = Buffer.byteLength(body);
-  headers['Content-Length'] = String(length);
-  // Measuring megabytes and writing them to the socket take milliseconds each: a turn apart, so that pings
-  // and cancellations are not kept waiting for both.
-  if (length >= LARGE_BODY) await letInputIn();
+  const headers = outgoingHeaders(request.headers);
+  // Encoding megabytes and writing them to the socket take milliseconds: a turn apart, so that pings and
+  // cancellations are not kept waiting.
+  if (body.length >= LARGE_BODY) await letInputIn();
   let url = request.endpoint;
   for (let hop = 0; ; hop++) {
     const response = await post(url, headers, body, stop, request.retryable ?? false);
@@ -194,7 +193,7 @@ async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Prom
 /** One POST; resolves when the response headers arrive. */
 async function post(
   url: URL,
-  headers: Record<string, string>,
+  headers: Readonly<Record<string, string>>,
   body: string,
   stop: Stop,
   retryable: boolean,
@@ -203,7 +202,8 @@ async function post(
     url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
   return new Promise((resolve, reject) => {
     if (stop.reason !== undefined) return reject(stop.reason);
-    const req = request({ ...targetOf(url), method: 'POST', headers, agent });
+    const { protocol, hostname, port, path } = targetOf(url);
+    const req = request({ protocol, hostname, port, path, method: 'POST', headers, agent });
     // Stopped here until the response arrives (readBody stops the body), rather than given a signal to
     // node:http, which watches the request's whole life for it with a handful of listeners.
     const ended = stop.during((reason) => req.destroy(reason));
@@ -229,6 +229,17 @@ function targetOf(url: URL): RequestOptions {
   return target;
 }
 const targets = new WeakMap<URL, RequestOptions>();
+
+/** The headers a request sends, as node:http takes them, worked out once per set (sets are not changed once built). */
+function outgoingHeaders(given: HeaderSet): Readonly<Record<string, string>> {
+  let headers = outgoing.get(given);
+  if (headers === undefined) {
+    headers = Object.fromEntries(DEFAULT_HEADERS.merge(given).entries());
+    outgoing.set(given, headers);
+  }
+  return headers;
+}
+const outgoing = new WeakMap<HeaderSet, Readonly<Record<string, string>>>();
 
 // Counts decoded bytes as they stream in, so an endless or huge body is cut off at the cap.
 async function readBody(response: IncomingMessage, maxBytes: number, stop: Stop): Promise<string> {

@@ -58,8 +58,7 @@ export function advertisedJson(jsonSchema: Record<string, unknown>): AdvertisedS
 
 /** Validates a tool's arguments against its precise schema, or throws INVALID_INPUT naming each problem. */
 export function parseInput<S extends ZodObject>(precise: S, args: unknown): output<S> {
-  // Models often send null for an input they mean to leave out.
-  const given = Object.fromEntries(Object.entries(args ?? {}).filter(([, value]) => value !== null));
+  const given = withoutNulls((args ?? {}) as Record<string, unknown>);
   const result = precise.safeParse(given);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
@@ -71,6 +70,15 @@ export function parseInput<S extends ZodObject>(precise: S, args: unknown): outp
     return `${name} ${issue.message}`;
   });
   throw new ToolError('INVALID_INPUT', problems.join('; '));
+}
+
+/** The inputs without those given as null: models often send null for an input they mean to leave out. */
+function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
+  for (const key in args) {
+    if (args[key] === null)
+      return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+  }
+  return args;
 }
 
 // A key of `headers` that is no header name may be a value pasted in the wrong place: named by position.
