@@ -50,12 +50,14 @@ interface ProcessId {
 
 const started = new Map<number, ProcessId>();
 
-function stat(pid: number): { ppid: number; start: string } | null {
+function stat(pid: number): { ppid: number; start: string; cpuMs: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces and parentheses: fields are counted after its closing one.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), start: fields[19]! };
+    // utime and stime are in clock ticks, 100 a second.
+    const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
+    return { ppid: Number(fields[1]), start: fields[19]!, cpuMs };
   } catch {
     return null;
   }
@@ -158,13 +160,7 @@ export async function startScript(root: string, script: string, args: string[] =
 
 /** CPU time a process has used so far (user + system), in ms; NaN when it cannot be read. */
 export function cpuMsOf(pid: number): number {
-  try {
-    // The fields after the command name; utime and stime are the 12th and 13th, in clock ticks (100 a second).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
+  return stat(pid)?.cpuMs ?? NaN;
 }
 
 /** Spawns `node -e ""` and waits for it to exit: the floor of any Node.js server's start-up. */
