@@ -288,17 +288,12 @@ function collect(body: Readable, maxBytes: number): Promise<Buffer> {
       if (received > maxBytes) body.destroy(tooLarge(maxBytes));
       else chunks.push(chunk);
     });
-    let settled = false;
-    body.once('end', () => {
-      settled = true;
-      resolve(Buffer.concat(chunks, received));
-    });
-    body.once('error', (error) => {
-      settled = true;
-      reject(error);
-    });
+    body.once('end', () => resolve(Buffer.concat(chunks, received)));
+    body.once('error', reject);
     // Closed without an end or an error: the connection went away mid-body.
-    body.once('close', () => settled || reject(new PrematureClose()));
+    body.once('close', () => {
+      if (!body.readableEnded && !body.errored) reject(new PrematureClose());
+    });
   });
 }
 
