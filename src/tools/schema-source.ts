@@ -185,9 +185,10 @@ function introspectionFailure(
   if (steps.introspectionDisabled(result)) {
     const error = new ToolError(
       'INTROSPECTION_FAILED',
-      `${where} has introspection turned off (${how}): it does not publish its schema. graphql_query still ` +
-        'works: run queries whose fields you know (from documentation or earlier results). For schema help, ' +
-        "the server's operator can give this server the schema another way. This answer is remembered for " +
+      `${where} has introspection turned off (${how}): ${steps.errorMessages(result).slice(0, 300)}. It does ` +
+        'not publish its schema. graphql_query still works: run queries whose fields you know (from ' +
+        "documentation or earlier results). For schema help, the server's operator can give it the schema in a " +
+        `file (--schema=<file>: the SDL or an introspection result). This answer is remembered for ` +
         `${REFUSAL_MEMORY_MS / 1000} s.`,
     );
     error.remember = true;

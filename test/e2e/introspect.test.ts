@@ -329,6 +329,15 @@ describe('endpoints that refuse or predate introspection', () => {
     assert.match(firstText(result), /graphql_query still works/);
   });
 
+  test("keeps the API's own message and names the way to give the schema (--schema=<file>)", async () => {
+    const result = await session().call('graphql_introspect', { endpoint: `${odd.origin}/refuse` });
+    assert.match(
+      firstText(result),
+      /turned off \(HTTP 200\): introspection is disabled\. It does not publish/,
+    );
+    assert.match(firstText(result), /--schema=<file>/);
+  });
+
   test('gives INTROSPECTION_FAILED with the status when the refusal comes with HTTP status 400', async () => {
     const result = await session().call('graphql_introspect', { endpoint: `${odd.origin}/refuse400` });
     assert.match(firstText(result), /^INTROSPECTION_FAILED: .*has introspection turned off \(HTTP 400\)/);

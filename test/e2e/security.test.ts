@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
+import { responseOf, structuredNotes } from '../fixtures/client-views.ts';
 import { startMcp, texts, type McpSession, type CallToolResult, useSession } from '../fixtures/mcp.ts';
 
 const START_AUTH = 'Bearer st4rtup-T0KEN-1111';
@@ -202,7 +203,7 @@ describe('where the startup headers go', () => {
       query: BOOKS,
       endpoint: B.url,
     });
-    assert.deepEqual(result.structuredContent, BOOKS_RESPONSE);
+    assert.deepEqual(responseOf(result), BOOKS_RESPONSE);
     assertNoStartupHeaders(received[0]?.headers);
   });
 
@@ -241,7 +242,7 @@ describe('where the startup headers go', () => {
 
   test('without --allowedEndpoints any http(s) endpoint may be called', async () => {
     const result = await session().call('graphql_query', { query: BOOKS, endpoint: D.url });
-    assert.deepEqual(result.structuredContent, BOOKS_RESPONSE);
+    assert.deepEqual(responseOf(result), BOOKS_RESPONSE);
   });
 });
 
@@ -290,21 +291,23 @@ describe('the withheld-headers note', () => {
     assertNoSecrets(note!, 'the note');
   });
 
-  test("leaves the first text and structuredContent the endpoint's response", async () => {
+  test('keeps data and errors as the endpoint sent them, the note in extensions, the first text the same JSON', async () => {
     const result = await withTwo().call('graphql_query', { query: BOOKS, endpoint: B.url });
     assert.equal(result.isError, undefined);
-    assert.deepEqual(result.structuredContent, BOOKS_RESPONSE);
-    assert.deepEqual(JSON.parse(firstText(result)), BOOKS_RESPONSE);
+    assert.deepEqual(responseOf(result), BOOKS_RESPONSE);
+    assert.deepEqual(structuredNotes(result), [texts(result)[1]]);
+    assert.deepEqual(JSON.parse(firstText(result)), result.structuredContent);
   });
 
-  test("leaves the first text and structuredContent the endpoint's response when it holds only errors", async () => {
+  test('keeps the errors as the endpoint sent them, the note in extensions, when it holds only errors', async () => {
     const result = await withTwo().call('graphql_query', { query: '{ nope }', endpoint: B.url });
     assert.equal(result.isError, true);
     assert.equal(texts(result).length, 2);
-    const response = result.structuredContent as { data?: unknown; errors: Array<{ message: string }> };
+    const response = responseOf(result) as { data?: unknown; errors: Array<{ message: string }> };
     assert.equal(response.data, undefined);
     assert.match(response.errors[0]!.message, /nope/);
-    assert.deepEqual(JSON.parse(firstText(result)), response);
+    assert.deepEqual(structuredNotes(result), [texts(result)[1]]);
+    assert.deepEqual(JSON.parse(firstText(result)), result.structuredContent);
   });
 
   test('is added to introspection results too, after the SDL', async () => {
