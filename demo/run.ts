@@ -17,7 +17,20 @@ const indent = (text: string) => text.replace(/^/gm, '    ');
 
 const api = createLibraryApi();
 const graphqlServer = await serveGraphQL(api.schema, api.rootValue);
-const client = new Client({ name: 'graphql-mcp-demo', version: '1.0.0' });
+// The demo's client can ask its user (elicitation), as Claude Code, Cursor and VS Code can: its "user" accepts the
+// first mutation put to it and declines the next.
+const client = new Client(
+  { name: 'graphql-mcp-demo', version: '1.0.0' },
+  { capabilities: { elicitation: { form: {} } } },
+);
+const answers = ['accept', 'decline'] as const;
+let asked = 0;
+client.setRequestHandler('elicitation/create', async (request) => {
+  const action = answers[asked++] ?? 'decline';
+  console.log(indent(`? the client asks its user:\n${indent(request.params.message)}`));
+  console.log(indent(`! the user answers: ${action}`));
+  return { action };
+});
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [
@@ -83,8 +96,16 @@ try {
   const mutation =
     'mutation { addReview(bookId: "b3", rating: 5, text: "Wonderful.") { id rating book { title } } }';
   await show('A mutation, refused: the model did not allow it', 'graphql_query', { query: mutation });
-  await show('The same mutation with allowMutations: true', 'graphql_query', {
-    query: mutation,
+  await show(
+    'The same mutation with allowMutations: true: the user is asked, and confirms',
+    'graphql_query',
+    {
+      query: mutation,
+      allowMutations: true,
+    },
+  );
+  await show('Another mutation the model allowed: the user is asked, and declines', 'graphql_query', {
+    query: 'mutation { addReview(bookId: "b1", rating: 1, text: "Dull.") { id } }',
     allowMutations: true,
   });
   await show('A syntax error', 'graphql_query', { query: '{ books { title }' });

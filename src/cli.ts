@@ -120,7 +120,7 @@ function unknownScopedTool(config: Config, operations: LiveOperations | undefine
 
 function describe(config: Config): string {
   const headers = config.headers.size > 0 ? `, headers ${config.headers.names().join(', ')}` : '';
-  const readOnly = config.readOnly ? ', read-only' : '';
+  const readOnly = config.readOnly ? ', read-only' : `, mutations: ${config.mutations}`;
   const oauth = config.http.oauth !== undefined ? `, OAuth tokens of ${config.http.oauth.issuer.origin}` : '';
   const schema = config.schemaFile !== undefined ? `, schema from ${config.schemaFile}` : '';
   return `${describeEndpoint(config.endpoint)}${headers}${readOnly}${schema}${oauth}`;

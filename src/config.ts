@@ -15,8 +15,12 @@ export interface Config {
   readonly maxComplexity: number;
   /** Endpoints callable besides the default endpoint's origin; undefined allows any. @default undefined */
   readonly allowedEndpoints: readonly URL[] | undefined;
-  /** Refuse every mutation, whatever `allowMutations` says. @default false */
+  /** Refuse every mutation, whatever `allowMutations` says: `mutations` is `deny`. @default false */
   readonly readOnly: boolean;
+  /** Who decides a mutation the model allowed (see MutationPolicy). @default confirm */
+  readonly mutations: MutationPolicy;
+  /** Seconds the user has to answer a mutation's question; no answer by then declines it. @default 300 */
+  readonly confirmTimeout: number;
   /** Largest decoded response body accepted from a query, in bytes. @default 1048576 */
   readonly maxResponseBytes: number;
   /** Most characters graphql_introspect returns in one answer; larger schemas are shown in parts. @default 40000 */
@@ -45,6 +49,14 @@ export const BUILT_IN_TOOLS = ['graphql_query', 'graphql_introspect'] as const;
 export type BuiltInTool = (typeof BUILT_IN_TOOLS)[number];
 
 /**
+ * Who decides a mutation that the model allowed (`allowMutations: true`): `confirm` asks the user through the
+ * client when the client can ask, and lets the model's word stand when it cannot; `require-confirm` refuses where
+ * nobody can be asked; `allow` never asks; `deny` refuses every mutation (what --readOnly means).
+ */
+export type MutationPolicy = 'confirm' | 'require-confirm' | 'allow' | 'deny';
+export const MUTATION_POLICIES: readonly MutationPolicy[] = ['confirm', 'require-confirm', 'allow', 'deny'];
+
+/**
  * `cached`: when the endpoint's schema is known (fetched within --schemaTtl); `always`: fetch it first when
  * it is not; `off`: never.
  */
@@ -68,6 +80,11 @@ export interface HttpOptions {
   readonly maxInFlight: number;
   /** OAuth 2.1 resource server settings; undefined when remote mode does not use OAuth. */
   readonly oauth: OAuthOptions | undefined;
+  /**
+   * The key that signs the state of a mutation's question (2026-07-28 clients answer on a later request, which
+   * another replica may serve); a secret of 32+ characters. @default a random key per process
+   */
+  readonly stateKey: string | undefined;
 }
 
 /** Remote mode as an OAuth 2.1 resource server (src/auth/oauth.ts). */
@@ -93,6 +110,8 @@ export class ConfigError extends Error {
 }
 
 export const MAX_TIMEOUT_MS = 600_000;
+/** The signing key of a question's state: what the SDK's HMAC codec asks for (256 bits). */
+export const MIN_STATE_KEY_LENGTH = 32;
 /** A bearer token shorter than this could be guessed. */
 export const MIN_TOKEN_LENGTH = 16;
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -112,6 +131,8 @@ const OPTIONS = {
   maxComplexity: { short: 'm', env: 'GRAPHQL_MAX_COMPLEXITY' },
   allowedEndpoints: { env: 'GRAPHQL_ALLOWED_ENDPOINTS' },
   readOnly: { env: 'GRAPHQL_READ_ONLY', boolean: true },
+  mutations: { env: 'GRAPHQL_MUTATIONS' },
+  confirmTimeout: { env: 'GRAPHQL_CONFIRM_TIMEOUT' },
   maxResponseBytes: { env: 'GRAPHQL_MAX_RESPONSE_BYTES' },
   maxSchemaChars: { env: 'GRAPHQL_MAX_SCHEMA_CHARS' },
   schemaTtl: { env: 'GRAPHQL_SCHEMA_TTL' },
@@ -133,6 +154,7 @@ const OPTIONS = {
   oauthScopes: { env: 'GRAPHQL_MCP_OAUTH_SCOPES' },
   oauthJwksUri: { env: 'GRAPHQL_MCP_OAUTH_JWKS_URI' },
   oauthToolScopes: { env: 'GRAPHQL_MCP_OAUTH_TOOL_SCOPES' },
+  stateKey: { env: 'GRAPHQL_MCP_STATE_KEY' },
   help: { short: 'h', boolean: true },
   version: { short: 'v', boolean: true },
 } as const satisfies Record<string, OptionSpec>;
@@ -159,7 +181,12 @@ Options (each also read from the environment variable shown):
                                 (default: 100)   [GRAPHQL_MAX_COMPLEXITY]
       --allowedEndpoints <urls> comma-separated endpoints the model may call besides
                                 the default endpoint's origin (default: any)   [GRAPHQL_ALLOWED_ENDPOINTS]
-      --readOnly                refuse every mutation   [GRAPHQL_READ_ONLY]
+      --readOnly                refuse every mutation (--mutations=deny)   [GRAPHQL_READ_ONLY]
+      --mutations <policy>      who decides a mutation the model allowed: confirm (ask the
+                                user when the client can), require-confirm, allow or deny
+                                (default: confirm)   [GRAPHQL_MUTATIONS]
+      --confirmTimeout <s>      seconds the user has to answer; then it is declined
+                                (default: 300)   [GRAPHQL_CONFIRM_TIMEOUT]
       --maxResponseBytes <n>    largest response accepted (default: 1048576)   [GRAPHQL_MAX_RESPONSE_BYTES]
       --maxSchemaChars <n>      most characters of schema per answer, 1000 or more
                                 (default: 40000)   [GRAPHQL_MAX_SCHEMA_CHARS]
@@ -199,6 +226,8 @@ Remote mode (Streamable HTTP at POST /mcp, stateless; GET /health):
                                 [GRAPHQL_MCP_OAUTH_JWKS_URI]
       --oauthToolScopes <list>  tool=scope pairs: a token sees and calls the tool only
                                 with the scope   [GRAPHQL_MCP_OAUTH_TOOL_SCOPES]
+      --stateKey <secret>       signs the state of mutation questions; the same on every
+                                replica, 32+ characters (default: random)   [GRAPHQL_MCP_STATE_KEY]
 
   -h, --help                    print this help
   -v, --version                 print the version
@@ -221,13 +250,16 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   };
 
   const endpoint = optional(raw('endpoint'), readUrl) ?? new URL('http://localhost:4000/graphql');
+  const mutations = readMutationPolicy(raw('mutations'), raw('readOnly'));
   const config: Config = {
     endpoint,
     headers: optional(raw('headers'), readHeaders) ?? new HeaderSet(),
     timeout: optional(raw('timeout'), (v) => readInteger(v, 1, MAX_TIMEOUT_MS)) ?? 30_000,
     maxComplexity: optional(raw('maxComplexity'), (v) => readInteger(v, 0, Number.MAX_SAFE_INTEGER)) ?? 100,
     allowedEndpoints: optional(raw('allowedEndpoints'), readUrlList),
-    readOnly: optional(raw('readOnly'), readBoolean) ?? false,
+    readOnly: mutations === 'deny',
+    mutations,
+    confirmTimeout: optional(raw('confirmTimeout'), (v) => readInteger(v, 1, 3_600)) ?? 300,
     maxResponseBytes:
       optional(raw('maxResponseBytes'), (v) => readInteger(v, 1, Number.MAX_SAFE_INTEGER)) ?? 1_048_576,
     maxSchemaChars:
@@ -436,6 +468,24 @@ function readHeaders({ value, source }: RawValue): HeaderSet {
   return headers;
 }
 
+/** --mutations, with --readOnly as another way to say deny (the two may not disagree). */
+function readMutationPolicy(policy: RawValue | undefined, readOnly: RawValue | undefined): MutationPolicy {
+  const denied = optional(readOnly, readBoolean) ?? false;
+  if (policy === undefined) return denied ? 'deny' : 'confirm';
+  const value = policy.value.trim().toLowerCase() as MutationPolicy;
+  if (!MUTATION_POLICIES.includes(value)) {
+    throw new ConfigError(
+      `${policy.source} must be ${MUTATION_POLICIES.join(', ')}, got ${JSON.stringify(policy.value.slice(0, 20))}`,
+    );
+  }
+  if (denied && value !== 'deny') {
+    throw new ConfigError(
+      `${readOnly!.source} refuses every mutation, but ${policy.source} is ${value}: choose one`,
+    );
+  }
+  return value;
+}
+
 function readTransport({ value, source }: RawValue): 'stdio' | 'http' {
   if (value === 'stdio' || value === 'http') return value;
   throw new ConfigError(`${source} must be stdio or http, got ${JSON.stringify(value.slice(0, 20))}`);
@@ -451,7 +501,18 @@ function readHttpOptions(raw: (name: OptionName) => RawValue | undefined): HttpO
     forwardHeaders: optional(raw('forwardHeaders'), readForwardHeaders) ?? [],
     maxInFlight: optional(raw('maxInFlight'), (v) => readInteger(v, 1, 100_000)) ?? 256,
     oauth: readOAuth(raw),
+    stateKey: optional(raw('stateKey'), readStateKey),
   };
+}
+
+/** Never quotes the value: it is a secret. */
+function readStateKey({ value, source }: RawValue): string {
+  if (value.length < MIN_STATE_KEY_LENGTH) {
+    throw new ConfigError(
+      `${source} must be at least ${MIN_STATE_KEY_LENGTH} characters (e.g. from: openssl rand -hex 32)`,
+    );
+  }
+  return value;
 }
 
 /** --oauth*: all or nothing, with issuer and audience at least. */
@@ -537,6 +598,7 @@ function checkHttpOptions(config: Config, raw: (name: OptionName) => RawValue | 
     'oauthScopes',
     'oauthJwksUri',
     'oauthToolScopes',
+    'stateKey',
   ];
   if (config.transport === 'stdio') {
     // Arguments only: an environment shared with a remote deployment may hold its variables.

@@ -1,6 +1,8 @@
 import {
+  isInputRequiredResult,
   LOG_LEVEL_META_KEY,
   type CallToolResult,
+  type InputRequiredResult,
   type LoggingLevel,
   type McpServer,
   type ServerContext,
@@ -48,10 +50,15 @@ export class Diagnostics {
   }
 
   /** A tool handler that runs `run` and reports its outcome. */
-  reported<A>(tool: string, run: (args: A, signal: AbortSignal) => Promise<CallToolResult>) {
-    return async (args: A, context: ServerContext): Promise<CallToolResult> => {
+  reported<A>(
+    tool: string,
+    run: (args: A, context: ServerContext) => Promise<CallToolResult | InputRequiredResult>,
+  ) {
+    return async (args: A, context: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
       const started = performance.now();
-      const result = await run(args, context.mcpReq.signal);
+      const result = await run(args, context);
+      // A question put to the user (2026-07-28): the call is answered when the client calls again.
+      if (isInputRequiredResult(result)) return result;
       const ms = Math.round(performance.now() - started);
       const first = result.content[0];
       const text = first?.type === 'text' ? first.text : '';

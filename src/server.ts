@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { BuiltInTool, Config } from './config.js';
 import { Diagnostics, type Era } from './diagnostics.js';
 import type { LiveOperations } from './operations/live.js';
+import { Confirmer } from './tools/confirmation.js';
 import { registerGraphQLIntrospect } from './tools/graphql-introspect.js';
 import { registerGraphQLQuery } from './tools/graphql-query.js';
 import { OperationTools } from './tools/operation-tools.js';
@@ -51,14 +52,16 @@ export function createServer(config: Config, options: ServerOptions = {}): McpSe
       ...(options.operations?.watched ? {} : { cacheHints: listCache(options.allowTool !== undefined) }),
     },
   );
-  const diagnostics = new Diagnostics(server, options.era ?? 'legacy', options.log);
+  const era = options.era ?? 'legacy';
+  const diagnostics = new Diagnostics(server, era, options.log);
+  const confirmer = new Confirmer(server, era, config);
   const allowed = options.allowTool ?? (() => true);
   const offers = (tool: BuiltInTool) => config.tools.includes(tool) && allowed(tool);
-  if (offers('graphql_query')) registerGraphQLQuery(server, config, diagnostics);
+  if (offers('graphql_query')) registerGraphQLQuery(server, config, diagnostics, confirmer);
   if (offers('graphql_introspect')) registerGraphQLIntrospect(server, config, diagnostics);
   const { operations } = options;
   if (operations !== undefined) {
-    const tools = new OperationTools(server, config, diagnostics, allowed);
+    const tools = new OperationTools(server, config, diagnostics, confirmer, allowed);
     tools.show(operations.current);
     if (operations.watched) {
       const unsubscribe = operations.subscribe((set) => tools.show(set));

@@ -141,10 +141,12 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
       skipped.push(`${name} (${where}) is a mutation: left out under --readOnly`);
       continue;
     }
+    const comments = commentsAbove(node, text);
     tools.push({
       name,
-      description: describe(node, text, options),
+      description: describe(node, comments, options),
       kind: node.operation,
+      confirm: node.operation === 'mutation' && !comments.some((line) => NO_CONFIRM.test(line)),
       inputSchema: variablesSchema(options.schema, node.variableDefinitions ?? []),
       where,
       document,
@@ -205,10 +207,13 @@ function fragmentsUsedBy(
 }
 
 /**
- * The tool's description: the comment lines directly above the operation, else what the schema says of the
- * root fields it selects.
+ * The marker of a mutation that runs without asking the user, a comment line directly above it: its author
+ * vouches for it (an idempotent upsert, a harmless toggle).
  */
-function describe(node: OperationDefinitionNode, text: string, options: LoadOptions): string {
+const NO_CONFIRM = /^graphql-mcp:\s*no-confirm$/i;
+
+/** The comment lines directly above the operation, without their `#`. */
+function commentsAbove(node: OperationDefinitionNode, text: string): string[] {
   const lines = text.slice(0, node.loc?.start ?? 0).split('\n');
   lines.pop(); // the operation's own line, up to where it starts
   const comments: string[] = [];
@@ -217,7 +222,15 @@ function describe(node: OperationDefinitionNode, text: string, options: LoadOpti
     if (match === null) break;
     comments.unshift(match[1]!.trim());
   }
-  const written = comments.filter((line) => line !== '').join(' ');
+  return comments;
+}
+
+/**
+ * The tool's description: the comment lines directly above the operation (but a marker), else what the schema
+ * says of the root fields it selects.
+ */
+function describe(node: OperationDefinitionNode, comments: readonly string[], options: LoadOptions): string {
+  const written = comments.filter((line) => line !== '' && !NO_CONFIRM.test(line)).join(' ');
   if (written !== '') return written;
   const root =
     node.operation === 'mutation' ? options.schema.getMutationType() : options.schema.getQueryType();

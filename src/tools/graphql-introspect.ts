@@ -61,7 +61,9 @@ export function registerGraphQLIntrospect(server: McpServer, config: Config, dia
       inputSchema: advertised(inputSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    diagnostics.reported('graphql_introspect', (args, signal) => runIntrospect(config, args, signal)),
+    diagnostics.reported('graphql_introspect', (args, context) =>
+      runIntrospect(config, args, context.mcpReq.signal),
+    ),
   );
 }
 

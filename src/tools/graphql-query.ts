@@ -1,4 +1,4 @@
-import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from './zod.js';
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
@@ -16,6 +16,7 @@ import {
   redirectCheck,
 } from '../security.js';
 import { describeTools } from './catalog.js';
+import type { Confirm, Confirmer } from './confirmation.js';
 import { boundedNote, notesRoom, withNotes } from './notes.js';
 import { knownSchema, loadSchema, withAdvice } from './schema-source.js';
 import {
@@ -80,8 +81,13 @@ export const outputSchema = advertisedJson({
   },
 });
 
-/** Registers graphql_query: DESIGN.md's eight-step pipeline, from inputs to the endpoint's response. */
-export function registerGraphQLQuery(server: McpServer, config: Config, diagnostics: Diagnostics): void {
+/** Registers graphql_query: the pipeline of docs/contract.md, from inputs to the endpoint's response. */
+export function registerGraphQLQuery(
+  server: McpServer,
+  config: Config,
+  diagnostics: Diagnostics,
+  confirmer: Confirmer,
+): void {
   // With --readOnly the model is not offered a switch that cannot work.
   const offered = config.readOnly ? readOnlyInputSchema : inputSchema;
   server.registerTool(
@@ -98,12 +104,22 @@ export function registerGraphQLQuery(server: McpServer, config: Config, diagnost
         openWorldHint: true,
       },
     },
-    diagnostics.reported('graphql_query', (args, signal) => runQuery(config, args, signal)),
+    diagnostics.reported('graphql_query', (args, context) =>
+      runQuery(config, args, context.mcpReq.signal, (mutation) => confirmer.decide(context, mutation)),
+    ),
   );
 }
 
-/** Runs one call; every failure is an error result whose text starts with its code. */
-export async function runQuery(config: Config, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+/**
+ * Runs one call; every failure is an error result whose text starts with its code. A mutation the model allowed
+ * is put to the user through `confirm` (a 2026-07-28 client gets the question as the result, and calls again).
+ */
+export async function runQuery(
+  config: Config,
+  args: unknown,
+  signal?: AbortSignal,
+  confirm?: Confirm,
+): Promise<CallToolResult | InputRequiredResult> {
   const raw = (args ?? {}) as Record<string, unknown>;
   return guarded(config, async (call) => {
     // 1. Inputs. variables and headers are read from the raw arguments: the validator's copies
@@ -143,14 +159,26 @@ export async function runQuery(config: Config, args: unknown, signal?: AbortSign
         );
       }
       if (input.allowMutations !== true) {
+        const asked = config.mutations === 'allow' ? '' : '; the user is then asked to confirm it';
         throw new ToolError(
           'MUTATION_NOT_ALLOWED',
-          'the document contains a mutation; set allowMutations to true to run it (only if changing data is intended)',
+          `the document contains a mutation; set allowMutations to true to run it (only if changing data is intended)${asked}`,
         );
       }
     }
     const { operationName, timeout } = input;
-    const plan = { endpoint, callHeaders, document, operation, operationName, variables, timeout, mutates };
+    const plan = {
+      tool: 'graphql_query',
+      endpoint,
+      callHeaders,
+      document,
+      operation,
+      operationName,
+      variables,
+      timeout,
+      confirm: mutates ? confirm : undefined,
+      mutates,
+    };
     return execute(steps, config, plan, call, signal);
   });
 }
@@ -164,10 +192,13 @@ export async function runOperation(
   operation: FixedOperation,
   variables: Record<string, unknown>,
   signal?: AbortSignal,
-): Promise<CallToolResult> {
+  confirm?: Confirm,
+): Promise<CallToolResult | InputRequiredResult> {
   return guarded(config, async (call) => {
     const steps = await import('./pipeline.js');
+    const mutates = operation.operation.operation === 'mutation';
     const plan = {
+      tool: operation.name,
       endpoint: config.endpoint,
       callHeaders: new HeaderSet(),
       document: operation.document,
@@ -175,7 +206,9 @@ export async function runOperation(
       operationName: operation.operation.name?.value,
       variables,
       timeout: undefined,
-      mutates: operation.operation.operation === 'mutation',
+      // Its author allowed it; the user still confirms it, unless the author marked it as needing no question.
+      confirm: mutates && operation.confirm ? confirm : undefined,
+      mutates,
     };
     return execute(steps, config, plan, call, signal);
   });
@@ -183,8 +216,11 @@ export async function runOperation(
 
 /** An operation from the operator's files: its document (with the fragments it uses), analysed. */
 export interface FixedOperation {
+  readonly name: string;
   readonly document: AnalysedDocument;
   readonly operation: OperationDefinitionNode;
+  /** Whether the user confirms it before it runs (a mutation not marked as needing no question). */
+  readonly confirm: boolean;
 }
 
 /** What one call has sent so far: everything that must be hidden if the endpoint echoes it. */
@@ -198,8 +234,8 @@ interface CallState {
 /** A call whose failures (ToolError) become error results, with every credential of the call hidden. */
 async function guarded(
   config: Config,
-  run: (call: CallState) => Promise<CallToolResult>,
-): Promise<CallToolResult> {
+  run: (call: CallState) => Promise<CallToolResult | InputRequiredResult>,
+): Promise<CallToolResult | InputRequiredResult> {
   // One matcher per call, built when first needed: by then the call's headers and URL are known.
   let redactor: Redactor | undefined;
   const call: CallState = {
@@ -218,6 +254,8 @@ async function guarded(
 }
 
 interface Plan {
+  /** The tool called, which the user's answer is bound to. */
+  readonly tool: string;
   readonly endpoint: URL;
   readonly callHeaders: HeaderSet;
   readonly document: AnalysedDocument;
@@ -226,16 +264,19 @@ interface Plan {
   readonly variables: Record<string, unknown> | undefined;
   readonly timeout: number | undefined;
   readonly mutates: boolean;
+  /** Who decides the mutation before it is sent; undefined when nobody is to be asked. */
+  readonly confirm: Confirm | undefined;
 }
 
-/** Steps 7 to 9: complexity, validation against a known schema, the request and its result. */
+/** Steps 7 to 10: complexity, validation against a known schema, the user's word, the request and its result. */
 async function execute(
   steps: Steps,
   config: Config,
-  { endpoint, callHeaders, document, operation, operationName, variables, timeout, mutates }: Plan,
+  plan: Plan,
   call: CallState,
   signal: AbortSignal | undefined,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | InputRequiredResult> {
+  const { endpoint, callHeaders, document, operation, operationName, variables, timeout, mutates } = plan;
   const hide = call.hide;
   // 7. Complexity.
   if (config.maxComplexity > 0) {
@@ -264,7 +305,24 @@ async function execute(
     }
   }
 
-  // 9. The request.
+  // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
+  if (plan.confirm !== undefined) {
+    const question = steps.mutationQuestion({
+      endpoint: describeEndpoint(endpoint),
+      document,
+      operation,
+      variables,
+    });
+    const decision = await plan.confirm({
+      question: call.hide().text(question),
+      call: [plan.tool, endpoint.href, document.text, operationName ?? null, variables ?? null],
+    });
+    if (decision.kind === 'ask') return decision.result;
+    if (decision.kind === 'refuse') throw decision.error;
+    if (decision.note !== undefined) call.notes = [...call.notes, decision.note];
+  }
+
+  // 10. The request.
   // Serialising megabytes of variables and encoding the result take tens of milliseconds each: each
   // gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
   const large = steps.jsonLengthAtLeast(variables, LARGE_VARIABLES);

@@ -1,6 +1,7 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
+import type { Confirmer } from './confirmation.js';
 import { errorResult, ToolError } from '../errors.js';
 import type { OperationSet, OperationTool } from '../operations/load.js';
 import { outputSchema, runOperation } from './graphql-query.js';
@@ -18,6 +19,7 @@ export class OperationTools {
     private readonly server: McpServer,
     private readonly config: Config,
     private readonly diagnostics: Diagnostics,
+    private readonly confirmer: Confirmer,
     private readonly allowed: (name: string) => boolean = () => true,
   ) {}
 
@@ -41,8 +43,8 @@ export class OperationTools {
             ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true }
             : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
       };
-      const callback = this.diagnostics.reported(tool.name, (args: unknown, signal) =>
-        this.#run(set, tool, (args ?? {}) as Record<string, unknown>, signal),
+      const callback = this.diagnostics.reported(tool.name, (args: unknown, context) =>
+        this.#run(set, tool, (args ?? {}) as Record<string, unknown>, context),
       );
       const known = this.#handles.get(tool.name);
       if (known === undefined)
@@ -57,9 +59,11 @@ export class OperationTools {
     }
   }
 
-  async #run(set: OperationSet, tool: OperationTool, args: Record<string, unknown>, signal: AbortSignal) {
+  async #run(set: OperationSet, tool: OperationTool, args: Record<string, unknown>, context: ServerContext) {
     const variables = set.variablesOf(tool, args);
     if (typeof variables === 'string') return errorResult(new ToolError('INVALID_INPUT', variables));
-    return runOperation(this.config, tool, variables, signal);
+    return runOperation(this.config, tool, variables, context.mcpReq.signal, (mutation) =>
+      this.confirmer.decide(context, mutation),
+    );
   }
 }

@@ -5,6 +5,7 @@
 // Nothing reachable from here may import zod or the MCP SDK at run time: the bundler would then initialise
 // them lazily too, while the SDK, loaded at start-up, already uses them.
 export { measureComplexity } from '../graphql/complexity.js';
+export { mutationQuestion } from '../graphql/mutation-question.js';
 export { analyseDocument, containsMutation, selectOperation } from '../graphql/operation.js';
 export { answerSchemaQuestion, prepareSearchSoon } from '../graphql/schema-answer.js';
 export { SchemaCache } from '../graphql/schema-cache.js';

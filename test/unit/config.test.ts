@@ -776,3 +776,64 @@ describe('parseCommand help, version and bad arguments', () => {
     assert.match(error.message, /needs a value/);
   });
 });
+
+describe('parseCommand --mutations (who decides a mutation)', () => {
+  test('defaults to confirm: the user is asked when the client can ask', () => {
+    assert.equal(serve([]).mutations, 'confirm');
+  });
+
+  for (const policy of ['confirm', 'require-confirm', 'allow', 'deny'] as const) {
+    test(`takes ${policy}, from the argument or GRAPHQL_MUTATIONS`, () => {
+      assert.equal(serve([`--mutations=${policy}`]).mutations, policy);
+      assert.equal(serve([], { GRAPHQL_MUTATIONS: policy }).mutations, policy);
+    });
+  }
+
+  test('deny is read-only, and --readOnly is deny', () => {
+    assert.equal(serve(['--mutations=deny']).readOnly, true);
+    assert.equal(serve(['--readOnly']).mutations, 'deny');
+    assert.equal(serve(['--readOnly', '--mutations=deny']).mutations, 'deny');
+  });
+
+  test('refuses --readOnly with a policy that lets mutations run, naming both', () => {
+    assert.match(
+      configError(['--readOnly', '--mutations=allow']).message,
+      /--readOnly .*--mutations is allow/,
+    );
+  });
+
+  test('refuses an unknown policy, naming the ones there are', () => {
+    assert.match(
+      configError(['--mutations=ask']).message,
+      /--mutations must be confirm, require-confirm, allow, deny, got "ask"/,
+    );
+  });
+
+  test('--confirmTimeout is a number of seconds from 1 to 3600, 300 by default', () => {
+    assert.equal(serve([]).confirmTimeout, 300);
+    assert.equal(serve(['--confirmTimeout=30']).confirmTimeout, 30);
+    assert.match(
+      configError(['--confirmTimeout=0']).message,
+      /--confirmTimeout must be a whole number from 1 to 3600/,
+    );
+  });
+});
+
+describe('parseCommand --stateKey', () => {
+  const KEY = 'k'.repeat(40);
+
+  test('is read in remote mode, from the argument or GRAPHQL_MCP_STATE_KEY', () => {
+    assert.equal(serve(['--transport=http', `--stateKey=${KEY}`]).http.stateKey, KEY);
+    assert.equal(serve(['--transport=http'], { GRAPHQL_MCP_STATE_KEY: KEY }).http.stateKey, KEY);
+  });
+
+  test('MUST be at least 32 characters, and the message MUST NOT quote it', () => {
+    const message = configError(['--transport=http', '--stateKey=short-secret-123']).message;
+    assert.match(message, /--stateKey must be at least 32 characters/);
+    assert.ok(!message.includes('short-secret-123'));
+  });
+
+  test('applies only in remote mode', () => {
+    assert.match(configError([`--stateKey=${KEY}`]).message, /--stateKey applies only with --transport=http/);
+  });
+});
