@@ -517,19 +517,20 @@ function readStateKey({ value, source }: RawValue): string {
 
 /** --oauth*: all or nothing, with issuer and audience at least. */
 function readOAuth(raw: (name: OptionName) => RawValue | undefined): OAuthOptions | undefined {
-  const names: OptionName[] = [
-    'oauthIssuer',
-    'oauthAudience',
-    'oauthScopes',
-    'oauthJwksUri',
-    'oauthToolScopes',
-  ];
-  const given = names.map(raw).find((value) => value !== undefined);
+  const needed = ['oauthIssuer', 'oauthAudience'] as const;
+  // Named before the two they need, when given: "--oauthScopes needs …" says why those are asked for.
+  const names: OptionName[] = ['oauthScopes', 'oauthJwksUri', 'oauthToolScopes', ...needed];
+  const given = names.find((name) => raw(name) !== undefined);
   if (given === undefined) return undefined;
   const issuer = raw('oauthIssuer');
   const audience = raw('oauthAudience');
   if (issuer === undefined || audience === undefined) {
-    throw new ConfigError(`${given.source} needs both --oauthIssuer and --oauthAudience`);
+    const source = raw(given)!.source;
+    const missing = needed.filter((name) => raw(name) === undefined).map((name) => `--${name}`);
+    if ((needed as readonly OptionName[]).includes(given))
+      throw new ConfigError(`${source} needs ${missing[0]}, which is missing`);
+    const which = missing.length === 2 ? 'both are missing' : `${missing[0]} is missing`;
+    throw new ConfigError(`${source} needs --oauthIssuer and --oauthAudience; ${which}`);
   }
   return {
     issuer: readSecureUrl(issuer),

@@ -411,9 +411,7 @@ export function secretsOf(headers: readonly HeaderSet[], urls: readonly URL[]): 
   for (const set of headers) {
     for (const value of set.values()) secrets.push(...headerValueSecrets(value));
   }
-  for (const url of urls) {
-    for (const pair of url.search.slice(1).split('&')) secrets.push(...queryValueSecrets(pair));
-  }
+  for (const url of urls) secrets.push(...pairSecrets(url.search.slice(1)));
   return secrets;
 }
 
@@ -430,13 +428,48 @@ function headerValueSecrets(value: string): string[] {
   return secrets;
 }
 
-// A query value as it may be echoed: raw (percent-encoded) and decoded.
+/** The secrets among the values of "name=value&…" (a query string, or a fragment written like one). */
+function pairSecrets(pairs: string): string[] {
+  return pairs === '' ? [] : pairs.split('&').flatMap(queryValueSecrets);
+}
+
+// A query value as it may be echoed: raw (percent-encoded) and decoded. A value that is a URL or a path
+// (next=https://…, to=/admin) is an address, which messages name: it is no secret itself, or its parts would
+// hide the endpoints and redirect targets named; the parts of it that may be secrets are.
 function queryValueSecrets(pair: string): string[] {
   const raw = pair.slice(pair.indexOf('=') + 1);
+  const decoded = percentDecoded(raw.replace(/\+/g, ' '));
+  if (decoded === undefined) return [raw];
+  const address = addressOf(decoded);
+  return address === undefined ? [raw, decoded] : addressSecrets(address);
+}
+
+/** A value that starts like an absolute URL ("scheme://") or a path ("/"), parsed; else undefined. */
+function addressOf(value: string): URL | undefined {
+  if (!/^(?:[a-z][a-z\d+.-]*:)?\//i.test(value)) return undefined;
   try {
-    return [raw, decodeURIComponent(raw.replace(/\+/g, ' '))];
+    return new URL(value, 'http://path.invalid');
   } catch {
-    return [raw];
+    return undefined;
+  }
+}
+
+// Its user-info, its path segments that look like tokens (a webhook's /services/T0…/B0…/x9…) and its query
+// and fragment values; not its host, or the words and numbers of its path.
+function addressSecrets(url: URL): string[] {
+  const secrets = [url.username, url.password].map((part) => percentDecoded(part) ?? part);
+  for (const segment of url.pathname.split('/')) {
+    const value = percentDecoded(segment) ?? segment;
+    if (distinctive(value)) secrets.push(segment, value);
+  }
+  return [...secrets, ...pairSecrets(url.search.slice(1)), ...pairSecrets(url.hash.slice(1))];
+}
+
+function percentDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
   }
 }
 

@@ -9,7 +9,9 @@ import type { OAuthOptions } from '../config.js';
 
 /** Asymmetric signatures only: an HMAC key would be a shared secret, and `none` is no signature. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
-/** Clock difference tolerated on exp and nbf. */
+/** RFC 6750's b64token: what a Bearer credential is made of. */
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** Clock difference tolerated on exp, nbf and iat. */
 const CLOCK_TOLERANCE_S = 30;
 /** The least time between two fetches of the JWKS caused by unknown key ids (a flood of forged tokens). */
 export const JWKS_COOLDOWN_MS = 3_000;
@@ -67,15 +69,13 @@ export class ResourceServer {
 
   /** The principal of a request's Authorization header, or why it is refused. */
   async authenticate(authorization: string | undefined): Promise<Principal | Refusal> {
-    const match = /^Bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i.exec(authorization ?? '');
-    if (match === null) {
-      const message =
-        authorization === undefined
-          ? 'an access token is required'
-          : 'the Authorization header is not a Bearer token';
-      return this.#unauthorized(message, authorization !== undefined);
-    }
-    const token = match[1]!;
+    if (authorization === undefined) return this.#unauthorized('an access token is required', false);
+    const bearer = /^Bearer(?:[ \t]+(.*?))?[ \t]*$/i.exec(authorization);
+    if (bearer === null) return this.#unauthorized('the Authorization header is not a Bearer token', true);
+    const token = bearer[1] ?? '';
+    if (token === '') return this.#unauthorized('the Bearer token is empty', true);
+    if (!TOKEN68.test(token))
+      return this.#unauthorized('the Bearer token holds characters a token cannot have', true);
     let keys;
     try {
       keys = await this.#jwks();
@@ -105,6 +105,14 @@ export class ResourceServer {
         };
       }
       return this.#unauthorized(reasonOf(error), true);
+    }
+    // jose compares iat with the clock only under maxTokenAge, which also makes iat required: not every
+    // issuer sets it (RFC 9068 asks for it), so a token without one stays accepted.
+    if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_S) {
+      return this.#unauthorized(
+        "the access token was issued in the future (its iat is ahead of this server's clock)",
+        true,
+      );
     }
     const scopes = scopesOf(payload);
     const missing = this.options.scopes.filter((scope) => !scopes.has(scope));

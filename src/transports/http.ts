@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
 import type { LiveOperations } from '../operations/live.js';
 import { createServer } from '../server.js';
+import { hostProblem } from './host-check.js';
 import { createExchange, headerText } from './mcp-exchange.js';
 
 /**
@@ -101,8 +102,8 @@ export async function serveHttp(
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
 
     // DNS rebinding: a browser page on another site may reach this port under a name that resolves here.
-    const hostProblem = checkHostAndOrigin(req, config.http.allowedHosts);
-    if (hostProblem !== undefined) return sendJson(res, 403, rpcError(-32000, hostProblem));
+    const forbidden = hostProblem(req.headers.host, req.headers.origin, config.http.allowedHosts);
+    if (forbidden !== undefined) return sendJson(res, 403, rpcError(-32000, forbidden));
     if (tokenDigest !== undefined && !hasToken(req, tokenDigest)) {
       return sendJson(res, 401, rpcError(-32001, 'Unauthorized: send Authorization: Bearer <token>'), {
         'www-authenticate': 'Bearer realm="graphql-mcp"',
@@ -264,30 +265,6 @@ function digest(text: string): Buffer {
 function hasToken(req: IncomingMessage, tokenDigest: Buffer): boolean {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
   return match !== null && timingSafeEqual(digest(match[1]!), tokenDigest);
-}
-
-function checkHostAndOrigin(req: IncomingMessage, allowed: readonly string[]): string | undefined {
-  if (allowed.includes('*')) return undefined;
-  const hostName = hostNameOf(`http://${req.headers.host ?? ''}`);
-  if (hostName === undefined || !allowed.includes(hostName)) {
-    return `Forbidden: Host ${JSON.stringify((req.headers.host ?? '').slice(0, 100))} is not allowed (see --allowedHosts)`;
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined) {
-    const originName = hostNameOf(origin);
-    if (originName === undefined || !allowed.includes(originName)) {
-      return `Forbidden: Origin ${JSON.stringify(origin.slice(0, 100))} is not allowed (see --allowedHosts)`;
-    }
-  }
-  return undefined;
-}
-
-function hostNameOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname.toLowerCase() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The configured headers of this request, renamed as asked; never the MCP token (shared or OAuth). */

@@ -83,11 +83,10 @@ describe('redirects under a path-scoped --allowedEndpoints', () => {
       query: BOOKS,
       endpoint: `${api.origin}/redirect?to=/admin/secret-export`,
     });
-    // The target repeats the call's query string, which messages hide like any query value: the next
-    // test shows the target named in full.
+    // The target is a value of the call's query string: named in full all the same, as a path is no secret.
     const text = assertEndpointNotAllowed(
       result,
-      /HTTP 307 from http:\/\/127\.0\.0\.1:\d+\/redirect redirects to \S+, which is not an allowed endpoint/,
+      /HTTP 307 from http:\/\/127\.0\.0\.1:\d+\/redirect redirects to http:\/\/127\.0\.0\.1:\d+\/admin\/secret-export, which is not an allowed endpoint/,
     );
     assert.match(text, /not followed/);
     assert.deepEqual(
@@ -103,10 +102,27 @@ describe('redirects under a path-scoped --allowedEndpoints', () => {
     const result = await mcp.call('graphql_introspect', {
       endpoint: `${api.origin}/redirect?to=/admin/secret-export`,
     });
-    assertEndpointNotAllowed(result, /HTTP 307 from \S+\/redirect redirects to \S+, which is not/);
+    assertEndpointNotAllowed(
+      result,
+      /HTTP 307 from http:\/\/127\.0\.0\.1:\d+\/redirect redirects to http:\/\/127\.0\.0\.1:\d+\/admin\/secret-export, which is not/,
+    );
     assert.deepEqual(
       api.requests.slice(before).map((r) => r.path),
       ['/redirect'],
+    );
+  });
+
+  test("a refused redirect to a full URL given in the call's query string names both URLs in full", async () => {
+    const result = await mcp.call('graphql_query', {
+      query: BOOKS,
+      endpoint: `${api.origin}/redirect?to=${encodeURIComponent(`${api.origin}/admin/secret-export`)}`,
+    });
+    const text = assertEndpointNotAllowed(result, /^ENDPOINT_NOT_ALLOWED: HTTP 307 from /);
+    assert.ok(
+      text.startsWith(
+        `ENDPOINT_NOT_ALLOWED: HTTP 307 from ${api.origin}/redirect redirects to ${api.origin}/admin/secret-export, which is not an allowed endpoint`,
+      ),
+      text,
     );
   });
 

@@ -459,6 +459,39 @@ describe('DNS rebinding protection (Host and Origin against --allowedHosts)', ()
     assertForbidden(await postInitialize(server.url, { origin: `http://evil.example:${server.port}` }));
   });
 
+  test('MUST answer 403 to a Host that holds more than a host name and port', async () => {
+    for (const host of [
+      'localhost/x',
+      `localhost:${server.port}/x`,
+      `localhost@evil.example`,
+      `evil.example@localhost:${server.port}`,
+      `localhost#x`,
+      `localhost?x`,
+      `localhost:${server.port}:1`,
+      'localhost:99999',
+      `localhost:`,
+      'localhost\\x',
+    ]) {
+      const response = await postInitialize(server.url, { host });
+      assert.equal(response.status, 403, `${host}: ${response.body}`);
+    }
+  });
+
+  test('MUST answer 403 to an Origin that holds more than a scheme, a host name and a port', async () => {
+    for (const origin of [
+      `http://localhost:${server.port}/`,
+      `http://localhost:${server.port}/x`,
+      'http://user@localhost',
+      'http://localhost?x',
+      'http://localhost#x',
+      'localhost',
+      `http://localhost:${server.port}, http://evil.example`,
+      '',
+    ]) {
+      assertForbidden(await postInitialize(server.url, { origin }));
+    }
+  });
+
   test('MUST answer 403 to an opaque Origin (null)', async () => {
     assertForbidden(await postInitialize(server.url, { origin: 'null' }));
   });

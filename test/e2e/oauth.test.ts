@@ -150,6 +150,24 @@ describe('bad tokens are refused before anything reaches the API', () => {
       error: /not valid yet/,
     },
     {
+      name: 'a token issued a day in the future',
+      authorization: async () => {
+        const now = Math.floor(Date.now() / 1000);
+        return `Bearer ${await token({ iat: now + 86_400, exp: now + 86_400 + 300 })}`;
+      },
+      error: /error_description="the access token was issued in the future/,
+    },
+    {
+      name: 'a Bearer token with a quote in it',
+      authorization: async () => `Bearer ${(await token()).slice(0, 20)}"x`,
+      error: /error_description="the Bearer token holds characters a token cannot have"/,
+    },
+    {
+      name: 'an empty Bearer token',
+      authorization: async () => 'Bearer ',
+      error: /error_description="the Bearer token is empty"/,
+    },
+    {
       name: 'a token of another issuer',
       authorization: async () => `Bearer ${await token({ iss: 'http://127.0.0.1:1/other' })}`,
       error: /from another issuer/,

@@ -608,6 +608,41 @@ describe('parseCommand --forwardHeaders', () => {
   });
 });
 
+describe('parseCommand --oauth* options', () => {
+  const ISSUER = '--oauthIssuer=https://auth.example.com';
+  const AUDIENCE = '--oauthAudience=https://mcp.example.com/mcp';
+
+  test('--oauthScopes without --oauthAudience names the one missing', () => {
+    const error = configError(['--transport=http', ISSUER, '--oauthScopes=mcp:use']);
+    assert.equal(
+      error.message,
+      '--oauthScopes needs --oauthIssuer and --oauthAudience; --oauthAudience is missing',
+    );
+  });
+
+  test('--oauthScopes alone names both as missing', () => {
+    const error = configError(['--transport=http', '--oauthScopes=mcp:use']);
+    assert.equal(error.message, '--oauthScopes needs --oauthIssuer and --oauthAudience; both are missing');
+  });
+
+  test('--oauthIssuer without --oauthAudience asks for it', () => {
+    const error = configError(['--transport=http', ISSUER]);
+    assert.equal(error.message, '--oauthIssuer needs --oauthAudience, which is missing');
+  });
+
+  test('an audience from the environment without an issuer asks for --oauthIssuer', () => {
+    const error = configError(['--transport=http'], {
+      GRAPHQL_MCP_OAUTH_AUDIENCE: 'https://mcp.example.com/mcp',
+    });
+    assert.equal(error.message, 'GRAPHQL_MCP_OAUTH_AUDIENCE needs --oauthIssuer, which is missing');
+  });
+
+  test('issuer and audience together are enough', () => {
+    const config = serve(['--transport=http', ISSUER, AUDIENCE]);
+    assert.equal(config.http.oauth?.audience, 'https://mcp.example.com/mcp');
+  });
+});
+
 describe('parseCommand --endpoint with --allowedEndpoints', () => {
   test('refuses a default endpoint whose path a server may read as another (every call would be refused)', () => {
     const error = configError([

@@ -190,6 +190,32 @@ describe('Redactor.text: URL query strings', () => {
     assert.equal(byUrl.text(`got ${TOKEN}%2Fx`), 'got [redacted]');
     assert.equal(byUrl.text(`got ${TOKEN}/x`), 'got [redacted]');
   });
+
+  test('a value that is a URL leaves URLs in messages readable', () => {
+    const endpoint = new URL('http://127.0.0.1:4102/redirect?next=http://127.0.0.1:4102/x');
+    const message = 'HTTP 301 from http://127.0.0.1:4102/redirect redirects to http://127.0.0.1:4102/x';
+    assert.equal(Redactor.of([], [endpoint]).text(message), message);
+  });
+
+  test('a value that is a path leaves URLs in messages readable', () => {
+    const endpoint = new URL('http://127.0.0.1:4102/redirect?to=/admin/secret-export&page=2');
+    const message =
+      'HTTP 307 from http://127.0.0.1:4102/redirect redirects to http://127.0.0.1:4102/admin/secret-export';
+    assert.equal(Redactor.of([], [endpoint]).text(message), message);
+  });
+
+  test('the credentials inside a URL value stay hidden: user-info, token-like path segments, query values', () => {
+    const inner = `https://u:${TOKEN}@hooks.example.com/services/${API_KEY}/ok?sig=Tc6Bm1Wg8Zr3Fh5K#at=Qd2Ls7Vy4Np9Gx1C`;
+    const byUrl = Redactor.of([], [new URL(`http://h/graphql?next=${encodeURIComponent(inner)}`)]);
+    const text = byUrl.text(`password ${TOKEN}, path ${API_KEY}, sig Tc6Bm1Wg8Zr3Fh5K, at Qd2Ls7Vy4Np9Gx1C`);
+    assert.equal(text, 'password [redacted], path [redacted], sig [redacted], at [redacted]');
+    assert.equal(byUrl.text('https://hooks.example.com/services/'), 'https://hooks.example.com/services/');
+  });
+
+  test('a token-like value is hidden in part, whatever its name', () => {
+    const byUrl = Redactor.of([], [new URL(`http://h/graphql?k=${TOKEN}`)]);
+    assertHidden(byUrl.text(`half ${TOKEN.slice(0, 9)}`), TOKEN);
+  });
 });
 
 describe('Redactor.json: a GraphQL response', () => {

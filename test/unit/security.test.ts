@@ -10,6 +10,7 @@ import {
   redirectCheck,
 } from '../../src/security.ts';
 import { Redactor } from '../../src/redaction.ts';
+import { hostProblem } from '../../src/transports/host-check.ts';
 
 const TOKEN = 'Bearer sk-live-7c1d9e0f-SECRET';
 const API_KEY = 'key-4b2a-SECRET-value';
@@ -550,5 +551,96 @@ describe('redacting echoed headers', () => {
 
   test('header names are not hidden', () => {
     assert.equal(redact('missing Authorization header', [startup]), 'missing Authorization header');
+  });
+});
+
+describe('Host and Origin against --allowedHosts', () => {
+  const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+  const allows = (host: string | undefined, origin?: string, allowed = LOOPBACK) =>
+    hostProblem(host, origin, allowed) === undefined;
+
+  test('a host name or address with an optional port passes, in any case', () => {
+    for (const host of [
+      'localhost',
+      'localhost:3000',
+      'LOCALHOST:3000',
+      '127.0.0.1:1',
+      '[::1]:3000',
+      '[::1]',
+    ])
+      assert.ok(allows(host), host);
+  });
+
+  test('MUST refuse a Host that holds more than a host and a port', () => {
+    for (const host of [
+      'localhost/x',
+      'localhost:3000/x',
+      'localhost@evil.example',
+      'evil.example@localhost',
+      'localhost#x',
+      'localhost?x',
+      'localhost:3000:1',
+      'localhost:',
+      'localhost:99999',
+      'localhost\\x',
+      'localhost x',
+      '[::1',
+      '',
+      undefined,
+    ])
+      assert.match(
+        hostProblem(host, undefined, LOOPBACK) ?? '',
+        /^Forbidden: Host .* is not a host name and optional port$/,
+        String(host),
+      );
+  });
+
+  test('MUST refuse a Host whose name is not listed', () => {
+    assert.equal(
+      hostProblem('evil.example:3000', undefined, LOOPBACK),
+      'Forbidden: Host "evil.example:3000" is not allowed (see --allowedHosts)',
+    );
+    assert.ok(!allows('localhost.'));
+  });
+
+  test('an Origin of scheme, host and optional port on an allowed name passes', () => {
+    for (const origin of [
+      'http://localhost:3000',
+      'https://127.0.0.1',
+      'HTTP://LOCALHOST',
+      'http://[::1]:8080',
+    ])
+      assert.ok(allows('localhost', origin), origin);
+  });
+
+  test('MUST refuse an Origin that holds more than a scheme, a host and a port', () => {
+    for (const origin of [
+      'http://localhost/',
+      'http://localhost:3000/x',
+      'http://user@localhost',
+      'http://localhost?x',
+      'http://localhost#x',
+      'localhost',
+      '//localhost',
+      'http://localhost, http://evil.example',
+      'null',
+      '',
+    ])
+      assert.match(
+        hostProblem('localhost', origin, LOOPBACK) ?? '',
+        /^Forbidden: Origin .* is not a scheme, host name and optional port$/,
+        origin,
+      );
+  });
+
+  test('MUST refuse an Origin whose name is not listed', () => {
+    assert.equal(
+      hostProblem('localhost', 'http://evil.example', LOOPBACK),
+      'Forbidden: Origin "http://evil.example" is not allowed (see --allowedHosts)',
+    );
+  });
+
+  test('* accepts any Host and Origin', () => {
+    assert.ok(allows('evil.example/x', 'null', ['*']));
   });
 });
