@@ -100,7 +100,9 @@ function validNames(schema: GraphQLSchema, message: string): string | undefined 
       field.args.map((arg) => `${arg.name}: ${String(arg.type)}`),
     );
   }
-  match = /Field "[^"]*" is not defined by type "([^"]+)"/.exec(message);
+  match =
+    /Field "[^"]*" is not defined by type "([^"]+)"/.exec(message) ??
+    /Expected type "([^"]+)" to be an object/.exec(message);
   if (match !== null) {
     const type = schema.getType(match[1]!);
     if (!isInputObjectType(type)) return undefined;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import {
   getVariableValues,
+  Kind,
   parse,
   print,
   Source,
@@ -9,6 +10,7 @@ import {
   visit,
   type DefinitionNode,
   type FragmentDefinitionNode,
+  type GraphQLError,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -256,16 +258,37 @@ function coerce(
     const inputs = known.length > 0 ? `the inputs are ${known.join(', ')}` : 'it takes no inputs';
     return `unknown input ${unknown.map((key) => JSON.stringify(key.slice(0, 60))).join(', ')} (${inputs})`;
   }
-  // As for the built-in tools, an input set to null counts as left out (models send null for "none").
-  const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+  // A null is sent as given where the variable takes one (it may mean something else than leaving it out);
+  // where it cannot be null, it counts as left out, as for the built-in tools (models send null for "none").
+  const nonNull = new Set(
+    definitions
+      .filter((definition) => definition.type.kind === Kind.NON_NULL_TYPE)
+      .map((definition) => definition.variable.name.value),
+  );
+  const given = Object.fromEntries(
+    Object.entries(args).filter(([name, value]) => value !== null || !nonNull.has(name)),
+  );
   const result = getVariableValues(schema, definitions, given, { maxErrors: 10 });
   if (result.errors === undefined) return given;
-  const messages = result.errors.map((error) => error.message.replace(/^Variable "\$/, 'input "'));
+  const messages = result.errors.map((error) => withType(error));
   const hints = hintsForMessages(
     schema,
     result.errors.map((error) => error.message),
   );
   return [...messages, ...hints].join(' ');
+}
+
+/**
+ * A coercion error in the tool's words, ending with the variable's GraphQL type where graphql-js does not
+ * name it (`Int cannot represent …` says nothing of the list of lists it was expected in).
+ */
+function withType(error: GraphQLError): string {
+  const message = error.message.replace(/^Variable "\$/, 'input "');
+  const definition = error.nodes?.[0];
+  if (definition?.kind !== Kind.VARIABLE_DEFINITION) return message;
+  const type = print(definition.type);
+  const name = definition.variable.name.value;
+  return message.includes(`"${type}"`) ? message : `${message} (input "${name}" is of type ${type})`;
 }
 
 function lineOf(text: string, offset: number): number {

@@ -22,21 +22,27 @@ export function advertised(precise: ZodObject): AdvertisedSchema {
 const advertisedCache = new WeakMap<ZodObject, AdvertisedSchema>();
 
 /**
- * The JSON Schema without what says nothing (object keys are strings; any extra property is allowed unless
- * said otherwise) or nothing a model needs (length bounds it never comes near; the tool still enforces
- * them, in its own words): every token of tools/list is paid for in the model's context, on every turn.
+ * The JSON Schema without what says nothing to a model or what a model API refuses; the tool still enforces
+ * all of it, in its own words. Every token of tools/list is paid for in the model's context, on every turn:
+ * length bounds a model never comes near are left out. Gemini's function-calling schema has no
+ * `additionalProperties` or `propertyNames` (a client that forwards them breaks every call of its session;
+ * test/fixtures/model-schema-rules.ts): unknown inputs and header names are the tools' to refuse.
  */
-const LENGTH_BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
+const LEFT_OUT = new Set([
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'additionalProperties',
+  'propertyNames',
+]);
 
 function lean(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(lean);
   if (typeof schema !== 'object' || schema === null) return schema;
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
-    if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue;
-    if (LENGTH_BOUNDS.has(key)) continue;
-    kept[key] = lean(value);
+    if (!LEFT_OUT.has(key)) kept[key] = lean(value);
   }
   return kept;
 }
