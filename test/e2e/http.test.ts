@@ -27,6 +27,7 @@ import {
 } from '../fixtures/http-mcp.ts';
 import { respond, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
 import { texts } from '../fixtures/mcp.ts';
+import { responseOf } from '../fixtures/client-views.ts';
 
 const TOKEN = 'mcp-T0KEN-0123456789abcdef';
 const BOOKS = '{ books(first: 1) { title } }';
@@ -576,7 +577,7 @@ describe('forwarded headers (--forwardHeaders)', () => {
     const session = await target.connect(headers);
     try {
       const result = await session.call('graphql_query', { query: BOOKS, ...args });
-      assert.deepEqual(result.structuredContent, BOOKS_RESPONSE, texts(result).join('\n'));
+      assert.deepEqual(responseOf(result), BOOKS_RESPONSE, texts(result).join('\n'));
     } finally {
       await session.close();
     }

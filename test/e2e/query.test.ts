@@ -6,6 +6,7 @@ import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-serv
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { respond, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
 import { startMcp, texts, type McpSession, type CallToolResult } from '../fixtures/mcp.ts';
+import { responseOf } from '../fixtures/client-views.ts';
 
 // graphql_query end to end: the built binary over stdio with the SDK client, against the demo library API
 // and a fault-injection server, both on 127.0.0.1.
@@ -160,14 +161,14 @@ describe('graphql_query inputs', () => {
   test('runs the operation named by operationName when the document holds several', async () => {
     const query = 'query First { book(id: "b1") { title } } query Second { book(id: "b2") { title } }';
     const result = await call(main, { query, operationName: 'Second' });
-    assert.deepEqual(result.structuredContent, { data: { book: { title: 'The Left Hand of Darkness' } } });
+    assert.deepEqual(responseOf(result), { data: { book: { title: 'The Left Hand of Darkness' } } });
     assert.equal(JSON.parse(library.requests.at(-1)!.body).operationName, 'Second');
   });
 
   test('sends the request to the endpoint given in the call instead of the startup one', async () => {
     const [toLibrary, toOther] = [library.requests.length, other.requests.length];
     const result = await call(main, { query: BOOK_B1, endpoint: other.url });
-    assert.deepEqual(result.structuredContent, B1_RESULT);
+    assert.deepEqual(responseOf(result), B1_RESULT);
     assert.equal(other.requests.length, toOther + 1);
     assert.equal(library.requests.length, toLibrary);
   });
@@ -203,13 +204,13 @@ describe('graphql_query inputs', () => {
   test('a call timeout longer than --timeout lets a slow endpoint answer', async () => {
     const url = fault.route(path('slow'), respond.delay(1_300, respond.json({ data: { slow: true } })));
     const result = await call(main, { query: '{ slow }', endpoint: url, timeout: 5_000 });
-    assert.deepEqual(result.structuredContent, { data: { slow: true } });
+    assert.deepEqual(responseOf(result), { data: { slow: true } });
   });
 
   test('runs a mutation when allowMutations is true', async () => {
     const query = 'mutation { addReview(bookId: "b2", rating: 4, text: "Good.") { rating book { title } } }';
     const result = await call(main, { query, allowMutations: true });
-    assert.deepEqual(result.structuredContent, {
+    assert.deepEqual(responseOf(result), {
       data: { addReview: { rating: 4, book: { title: 'The Left Hand of Darkness' } } },
     });
     assert.match(library.requests.at(-1)!.body, /addReview/);
@@ -544,8 +545,8 @@ describe('graphql_query result shape', () => {
     };
     const url = fault.route(path('full'), respond.json(body));
     const result = await call(main, { query: '{ book { title } }', endpoint: url });
-    assert.deepEqual(result.structuredContent, body);
-    assert.equal(firstText(result), JSON.stringify(body));
+    assert.deepEqual(responseOf(result), body);
+    assert.equal(firstText(result), JSON.stringify(result.structuredContent));
   });
 
   test('partial data with errors is a result, not an error', async () => {
@@ -553,7 +554,7 @@ describe('graphql_query result shape', () => {
     const url = fault.route(path('partial'), respond.json(body));
     const result = await call(main, { query: '{ book { title } }', endpoint: url });
     assert.notEqual(result.isError, true);
-    assert.deepEqual(result.structuredContent, body);
+    assert.deepEqual(responseOf(result), body);
   });
 
   test('errors with data null is an error result that keeps the response', async () => {
@@ -561,8 +562,8 @@ describe('graphql_query result shape', () => {
     const url = fault.route(path('null-data'), respond.json(body));
     const result = await call(main, { query: '{ book { title } }', endpoint: url });
     assert.equal(result.isError, true);
-    assert.deepEqual(result.structuredContent, body);
-    assert.equal(firstText(result), JSON.stringify(body));
+    assert.deepEqual(responseOf(result), body);
+    assert.equal(firstText(result), JSON.stringify(result.structuredContent));
   });
 
   test('errors without data is an error result that keeps the response', async () => {
@@ -570,7 +571,7 @@ describe('graphql_query result shape', () => {
     const url = fault.route(path('no-data'), respond.json(body));
     const result = await call(main, { query: '{ book { title } }', endpoint: url });
     assert.equal(result.isError, true);
-    assert.deepEqual(result.structuredContent, body);
+    assert.deepEqual(responseOf(result), body);
   });
 
   test('data with an empty errors array is not an error', async () => {
@@ -578,7 +579,7 @@ describe('graphql_query result shape', () => {
     const url = fault.route(path('empty-errors'), respond.json(body));
     const result = await call(main, { query: '{ ok }', endpoint: url });
     assert.notEqual(result.isError, true);
-    assert.deepEqual(result.structuredContent, body);
+    assert.deepEqual(responseOf(result), body);
   });
 
   test('a response with data and "errors": null is returned unchanged', async () => {
@@ -587,17 +588,25 @@ describe('graphql_query result shape', () => {
     const url = fault.route(path('errors-null'), respond.json(body));
     const result = await call(main, { query: '{ ok }', endpoint: url });
     assert.notEqual(result.isError, true, firstText(result));
-    assert.deepEqual(result.structuredContent, body);
-    assert.equal(firstText(result), JSON.stringify(body));
+    assert.deepEqual(responseOf(result), body);
+    assert.equal(firstText(result), JSON.stringify(result.structuredContent));
   });
 
   test('a response with data and "extensions": null is returned unchanged', async () => {
     const body = { data: { ok: true }, extensions: null };
     const url = fault.route(path('extensions-null'), respond.json(body));
-    const result = await call(main, { query: '{ ok }', endpoint: url });
+    const result = await call(unlimited, { query: '{ ok }', endpoint: url });
     assert.notEqual(result.isError, true, firstText(result));
     assert.deepEqual(result.structuredContent, body);
     assert.equal(firstText(result), JSON.stringify(body));
+  });
+
+  test('a response with "extensions": null carries the notes in an extensions object of its own', async () => {
+    const body = { data: { ok: true }, extensions: null };
+    const url = fault.route(path('extensions-null-noted'), respond.json(body));
+    const result = await call(main, { query: '{ ok }', endpoint: url });
+    assert.deepEqual(responseOf(result), { data: { ok: true } });
+    assert.match(JSON.stringify(result.structuredContent?.extensions), /were not sent/);
   });
 
   test('an HTTP 400 whose body is a GraphQL response is that response, not HTTP_ERROR', async () => {
@@ -616,8 +625,8 @@ describe('graphql_query result shape', () => {
     );
     const result = await call(main, { query: '{ ok }', endpoint: url });
     assert.equal(result.isError, true);
-    assert.deepEqual(result.structuredContent, body);
-    assert.equal(firstText(result), JSON.stringify(body));
+    assert.deepEqual(responseOf(result), body);
+    assert.equal(firstText(result), JSON.stringify(result.structuredContent));
   });
 
   test('the request is a POST of {query, variables, operationName} as JSON with the DESIGN.md headers', async () => {
@@ -728,13 +737,13 @@ describe('graphql_query transport failures', () => {
   test('decodes a gzip-encoded body', async () => {
     const body = { data: { encoding: 'gzip', padding: 'x'.repeat(500) } };
     const url = fault.route(path('gzip'), respond.gzip(JSON.stringify(body)));
-    assert.deepEqual((await call(main, { query: '{ encoding }', endpoint: url })).structuredContent, body);
+    assert.deepEqual(responseOf(await call(main, { query: '{ encoding }', endpoint: url })), body);
   });
 
   test('decodes a br-encoded body', async () => {
     const body = { data: { encoding: 'br', padding: 'y'.repeat(500) } };
     const url = fault.route(path('br'), respond.brotli(JSON.stringify(body)));
-    assert.deepEqual((await call(main, { query: '{ encoding }', endpoint: url })).structuredContent, body);
+    assert.deepEqual(responseOf(await call(main, { query: '{ encoding }', endpoint: url })), body);
   });
 
   test('answers INVALID_RESPONSE for a 200 body that claims gzip but does not decode', async () => {

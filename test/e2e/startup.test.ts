@@ -10,6 +10,7 @@ import { graphql } from 'graphql';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { CLI, startMcp, texts, type McpSession } from '../fixtures/mcp.ts';
+import { responseOf } from '../fixtures/client-views.ts';
 
 const SECRET = 's3cr3t-XYZ';
 const PACKAGE_VERSION = (
@@ -863,7 +864,7 @@ describe('--readOnly', () => {
       s.call('graphql_query', { query: MUTATION, allowMutations: true }),
     );
     if (result.isError === true) assert.match(firstText(result), /^MUTATION_NOT_ALLOWED: /);
-    else assert.deepEqual(Object.keys(result.structuredContent ?? {}), ['data']);
+    else assert.deepEqual(Object.keys(responseOf(result) ?? {}), ['data']);
     return result.isError === true;
   }
 
