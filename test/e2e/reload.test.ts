@@ -73,6 +73,8 @@ interface Live {
   refuse(action: () => void, why: RegExp): Promise<void>;
   /** How many reloads stderr has told of. */
   reloads(): number;
+  /** How many list_changed notifications the client received. */
+  notified(): number;
 }
 
 /** Serves `--operations=<target>` (only the operation tools) until the test ends. */
@@ -101,6 +103,7 @@ async function serve(t: { after: (fn: () => Promise<void>) => void }, target: st
       assert.deepEqual(await names(), before, 'the tools stay as they were');
     },
     reloads: () => count(/--operations reloaded/g),
+    notified: () => notified,
   };
 }
 
@@ -145,17 +148,20 @@ describe('--operations=<directory> follows every editor', () => {
     await live.change(() => writeFileSync(join(dir, 'a.graphql'), queries('Edited')), ['Edited', 'Other']);
   });
 
-  test('a burst of saves reloads once, and the last one wins, burst after burst', async (t) => {
+  test('a burst of saves reloads once and tells the client once, and the last one wins, burst after burst', async (t) => {
     const dir = tree({ 'a.graphql': queries('First') });
     const live = await serve(t, dir);
     const saves = 30;
     for (const burst of ['A', 'B']) {
       const reloads = live.reloads();
+      const notified = live.notified();
       await live.change(() => {
         for (let i = 1; i <= saves; i++) atomicSave(join(dir, 'a.graphql'), queries(`${burst}${i}`));
       }, [`${burst}${saves}`]);
       await until(async () => live.reloads() > reloads, 'stderr to tell of the reload');
       assert.equal(live.reloads() - reloads, 1, 'one reload for the burst');
+      // The notifications came before the answer to the last tools/list, on the same stream.
+      assert.equal(live.notified() - notified, 1, 'the client told once');
     }
   });
 
@@ -247,17 +253,20 @@ describe('--operations=<file> follows every editor', () => {
     await live.change(() => atomicSave(file, queries('Edited')), ['Edited']);
   });
 
-  test('a burst of saves reloads once, and the last one wins, burst after burst', async (t) => {
+  test('a burst of saves reloads once and tells the client once, and the last one wins, burst after burst', async (t) => {
     const file = join(tree({ 'a.graphql': queries('First') }), 'a.graphql');
     const live = await serve(t, file);
     const saves = 30;
     for (const burst of ['A', 'B']) {
       const reloads = live.reloads();
+      const notified = live.notified();
       await live.change(() => {
         for (let i = 1; i <= saves; i++) atomicSave(file, queries(`${burst}${i}`));
       }, [`${burst}${saves}`]);
       await until(async () => live.reloads() > reloads, 'stderr to tell of the reload');
       assert.equal(live.reloads() - reloads, 1, 'one reload for the burst');
+      // The notifications came before the answer to the last tools/list, on the same stream.
+      assert.equal(live.notified() - notified, 1, 'the client told once');
     }
   });
 
