@@ -11,6 +11,8 @@ import { log } from '../log.js';
 
 /** Editors save in bursts (write, rename, touch): changes closer than this are one change. */
 const SETTLE_MS = 150;
+/** A burst that does not end (a file written without pause) is read this long after it began all the same. */
+const LONGEST_BURST_MS = 1_000;
 /** How often the paths are compared with what they were, while a directory cannot be watched. */
 const POLL_MS = 2_000;
 /** Whether `fs.watch(dir, {recursive: true})` is the system's own rather than Node's per-file emulation. */
@@ -60,18 +62,23 @@ export function watchPaths(
   const watches = new Map<string, DirectoryWatch>();
   let unwatchable = new Set<string>();
   let settle: NodeJS.Timeout | undefined;
+  let due = 0;
   let poll: NodeJS.Timeout | undefined;
   let seen = '';
   let stopped = false;
 
   const changed = () => {
     if (stopped) return;
+    const now = Date.now();
+    if (settle === undefined) due = now + LONGEST_BURST_MS;
     clearTimeout(settle);
-    settle = setTimeout(() => {
-      rescan();
-      onChange();
-    }, SETTLE_MS);
+    settle = setTimeout(settled, Math.max(0, Math.min(SETTLE_MS, due - now)));
     settle.unref();
+  };
+  const settled = () => {
+    settle = undefined;
+    rescan();
+    onChange();
   };
 
   const heard = (dir: string, name: string | null) => {

@@ -44,6 +44,15 @@ describe('watchPaths', () => {
     assert.equal(watch.calls(), 1);
   });
 
+  test('a steady stream of changes does not put the call off for ever', async (t) => {
+    const dir = mkdtempSync(join(work, 'stream-'));
+    const watch = watching(t, [dir]);
+    let i = 0;
+    const writer = setInterval(() => writeFileSync(join(dir, 'build.log'), `${i++}`), 50);
+    t.after(() => clearInterval(writer));
+    await until(() => watch.calls() >= 1);
+  });
+
   test('a file given alone: changes to the other files of its directory are not its changes', async (t) => {
     const dir = mkdtempSync(join(work, 'alone-'));
     writeFileSync(join(dir, 'a.graphql'), '');
