@@ -50,6 +50,8 @@ export function createServer(config: Config, options: ServerOptions = {}): McpSe
       instructions: INSTRUCTIONS,
       // Watched operation files may change the list at any time: then it is not to be kept.
       ...(options.operations?.watched ? {} : { cacheHints: listCache(options.allowTool !== undefined) }),
+      // A reload removes, updates and adds tools one by one, each of which would tell the client again.
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
     },
   );
   const era = options.era ?? 'legacy';
