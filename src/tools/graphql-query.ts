@@ -361,20 +361,20 @@ async function schemaToValidate(
  * quote the request's headers in an error message or in data), shortened to --maxResultChars (and about half
  * as many tokens); an error only when it has errors and no data.
  */
-function graphqlResult(
+async function graphqlResult(
   steps: Steps,
   config: Config,
   response: Record<string, unknown>,
   notes: readonly string[],
   redactor: Redactor,
   hintsOnFailure: () => string[],
-): CallToolResult {
+): Promise<CallToolResult> {
   const redacted = redactor.json(response);
   let result = redacted.value;
   const hidden = redacted.hidden;
   const failed = Array.isArray(result.errors) && result.errors.length > 0 && (result.data ?? null) === null;
   let text = JSON.stringify(result);
-  const shaped = steps.fitResponse(result, config.maxResultChars, text);
+  const shaped = await steps.fitResponse(result, config.maxResultChars, text);
   if (shaped !== undefined) {
     result = shaped.value;
     text = shaped.text;
