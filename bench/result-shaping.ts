@@ -1,9 +1,16 @@
-// How long shortening a large GraphQL response to --maxResultChars takes (src/graphql/result-shape.ts), on
-// responses of about 1 MB: a long list, a connection of edges, one long string, and a list of dense text
-// (emoji), which is shortened again to fit its estimated tokens. Runnable alone:
-// `npx tsx bench/result-shaping.ts`; `npm run bench` prints it after its table.
+// How long shortening a large GraphQL response to --maxResultChars takes (src/graphql/result-shape.ts), and how
+// long it holds the event loop at a time: on responses of about 1 MB of ordinary shapes (a long list, a
+// connection of edges, one long string, a list of dense text (emoji), which is shortened again to fit its
+// estimated tokens), on the answer of issue 24 (lists nested 990 deep with 400 siblings at each level,
+// 794 KB), and on hostile answers of about 1 MiB of every shape of test/fixtures/hostile-responses.ts.
+// Runnable alone: `npx tsx bench/result-shaping.ts`; `npm run bench` prints it after its table.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { fitResponse } from '../src/graphql/result-shape.ts';
+import { HOSTILE_SHAPES, hostileResponse } from '../test/fixtures/hostile-responses.ts';
+
+const MAX_RESULT_CHARS = 40_000;
 
 const item = (i: number) => ({
   id: `item-${i}`,
@@ -11,54 +18,83 @@ const item = (i: number) => ({
   description: `A description of item ${i}, long enough to make a list of thousands weigh about a megabyte.`,
 });
 
-const CASES: ReadonlyArray<{ name: string; response: Record<string, unknown> }> = [
+/** The answer of issue 24: each level a list of the next level and 400 zeros, 990 levels deep. */
+function issue24Answer(): Record<string, unknown> {
+  let list: unknown[] = [];
+  for (let level = 0; level < 990; level++) list = [list, ...Array.from({ length: 400 }, () => 0)];
+  return { data: { a: list } };
+}
+
+const CASES: ReadonlyArray<{ name: string; response: () => Record<string, unknown> }> = [
   {
     name: 'a list of 6,500 objects',
-    response: { data: { items: Array.from({ length: 6_500 }, (_, i) => item(i)) } },
+    response: () => ({ data: { items: Array.from({ length: 6_500 }, (_, i) => item(i)) } }),
   },
   {
     name: 'a connection of 5,000 edges',
-    response: {
+    response: () => ({
       data: {
         items: {
           edges: Array.from({ length: 5_000 }, (_, i) => ({ cursor: `c${i}`, node: item(i) })),
           pageInfo: { endCursor: 'c4999', hasNextPage: true },
         },
       },
-    },
+    }),
   },
-  { name: 'one string of 1,000,000 characters', response: { data: { blob: 'x'.repeat(1_000_000) } } },
+  { name: 'one string of 1,000,000 characters', response: () => ({ data: { blob: 'x'.repeat(1_000_000) } }) },
   {
     name: 'a list of 6,500 objects of emoji',
-    response: {
+    response: () => ({
       data: { items: Array.from({ length: 6_500 }, (_, i) => ({ id: i, name: '😀🎉🚀✨'.repeat(15) })) },
-    },
+    }),
   },
+  { name: 'lists nested 990 deep, 400 siblings each (issue 24)', response: issue24Answer },
+  ...HOSTILE_SHAPES.map((shape) => ({
+    name: `hostile: ${shape}`,
+    response: () => hostileResponse(shape, 1_040_000, { depth: 990, keyChars: 12, seed: 24 }),
+  })),
 ];
 
-/** Lines of figures: median and worst time to shorten each case to 40,000 characters. */
-export function measureResultShaping(rounds = 15): string[] {
-  const lines = ['Result shaping (--maxResultChars=40000), median and worst of ' + rounds + ' runs:'];
-  for (const { name, response } of CASES) {
-    const chars = JSON.stringify(response).length;
+/**
+ * Lines of figures: for each case, the median and worst time to shorten it to 40,000 characters, and the
+ * longest the event loop was held at a time meanwhile (a 1 ms timer's worst delay).
+ */
+export async function measureResultShaping(rounds = 15): Promise<string[]> {
+  const lines = [
+    `Result shaping (--maxResultChars=${MAX_RESULT_CHARS}), median and worst of ${rounds} runs, and the longest event-loop delay meanwhile:`,
+  ];
+  for (const { name, response: make } of CASES) {
+    const response = make();
+    const text = JSON.stringify(response);
     const times: number[] = [];
+    let delay = 0;
     let kept = 0;
     for (let i = 0; i < rounds + 2; i++) {
+      const loop = monitorEventLoopDelay({ resolution: 1 });
+      loop.enable();
+      await sleep(5);
+      loop.reset();
       const started = performance.now();
-      const fitted = fitResponse(response, 40_000)!;
+      const fitted = (await fitResponse(response, MAX_RESULT_CHARS, text))!;
       const ms = performance.now() - started;
-      if (i >= 2) times.push(ms);
+      // The timer fires once more, counting the last stretch of work (all of it, for a case done in one).
+      await sleep(5);
+      loop.disable();
+      if (i >= 2) {
+        times.push(ms);
+        delay = Math.max(delay, loop.max / 1e6);
+      }
       kept = fitted.text.length;
     }
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     lines.push(
-      `  ${name} (${chars.toLocaleString('en-US')} characters → ${kept.toLocaleString('en-US')}): ` +
-        `${median.toFixed(1)} ms median, ${times.at(-1)!.toFixed(1)} ms worst`,
+      `  ${name} (${text.length.toLocaleString('en-US')} characters → ${kept.toLocaleString('en-US')}): ` +
+        `${median.toFixed(1)} ms median, ${times.at(-1)!.toFixed(1)} ms worst; event loop held ${delay.toFixed(1)} ms at most`,
     );
   }
   return lines;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))
-  process.stdout.write(`${measureResultShaping().join('\n')}\n`);
+  process.stdout.write(`${(await measureResultShaping()).join('\n')}\n`);
