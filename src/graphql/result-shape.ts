@@ -718,7 +718,8 @@ export function shapeNote(
   const rest = shaped.cuts.slice(MAX_CUTS_LISTED);
   if (rest.length > 0) listed.push(`and ${count(rest.length)} more cuts (${kindsOf(rest)})`);
   const advice: string[] = [];
-  const list = shaped.cuts.find((cut) => cut.kind === 'list' && cut.kept > 0);
+  // A page size is asked for on a field of the data, not on the errors.
+  const list = shaped.cuts.find((cut) => cut.kind === 'list' && cut.kept > 0 && cut.path.startsWith('data'));
   if (list !== undefined) {
     advice.push(
       `ask for fewer items (e.g. first: ${count(list.kept)} or the API's limit argument on ${fieldOf(list.path)})`,

@@ -201,6 +201,13 @@ describe('shapeNote', () => {
     assert.match(note, /first: \d+ or the API's limit argument on edges/);
     assert.match(note, /data\.items\.pageInfo: pass endCursor as after:/);
   });
+
+  test('asks for fewer items on a list of the data, never on the errors', async () => {
+    const errors = Array.from({ length: 2_000 }, (_, i) => ({ message: `error ${i}` }));
+    const note = shapeNote((await shapeResponse({ data: null, errors }, 2_000))!);
+    assert.match(note, /errors kept [\d,]+ of 2,000 items/);
+    assert.doesNotMatch(note, /first:/);
+  });
 });
 
 describe('fitResponse', () => {
