@@ -586,7 +586,7 @@ async function main(): Promise<void> {
   out.push('', ...method.map((line) => `- ${line}`));
   if (profile) out.push('', profile);
   out.push('', ...remote);
-  out.push('', ...measureResultShaping());
+  out.push('', ...(await measureResultShaping()));
   out.push('', 'Markdown:', '', renderMarkdown(table), '', ...method.map((line) => `- ${line}`), '');
   process.stdout.write(out.join('\n'));
 

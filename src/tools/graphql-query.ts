@@ -451,7 +451,10 @@ async function graphqlResult(
   }
   if (shaped !== undefined) {
     result = shaped.value;
-    const note = boundedNote(steps.shapeNote(shaped, config.maxResultChars), SHAPE_NOTE_CHARS);
+    const note = boundedNote(
+      steps.shapeNote(shaped, config.maxResultChars, '--maxResultChars', SHAPE_NOTE_CHARS),
+      SHAPE_NOTE_CHARS,
+    );
     notes = [...before, note, ...hints, ...redaction];
   }
   const structured = withNotes(result, notes);
