@@ -4,6 +4,7 @@
 // proves what was sent, and that the document shown is the document the API received.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -19,7 +20,8 @@ import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextp
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
+import { spawnHttpMcp, startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
+import { startIssuer, type TestIssuer } from '../fixtures/issuer.ts';
 import { CLI } from '../fixtures/mcp.ts';
 
 const MODERN = '2026-07-28';
@@ -366,7 +368,11 @@ describe('clients that cannot ask', () => {
 });
 
 /** A 2026-07-28 client that sees the question as a result and answers it by hand, as a tampering client could. */
-async function manualClient(target: { args?: readonly string[]; url?: string }) {
+async function manualClient(target: {
+  args?: readonly string[];
+  url?: string;
+  headers?: Record<string, string>;
+}) {
   const client = new ClientV2(
     { name: 'confirm-manual', version: '1.0.0' },
     {
@@ -377,7 +383,7 @@ async function manualClient(target: { args?: readonly string[]; url?: string }) 
   );
   await client.connect(
     target.url !== undefined
-      ? new HttpTransportV2(new URL(target.url))
+      ? new HttpTransportV2(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
       : new StdioTransportV2({
           command: process.execPath,
           args: stdioArgs(target.args ?? []),
@@ -533,3 +539,59 @@ describe('replicas behind a load balancer (remote mode, stateless)', () => {
     }
   });
 });
+
+describe('the user an answer is bound to (remote mode with OAuth)', () => {
+  let issuer: TestIssuer;
+  let remote: HttpMcpProcess;
+  let audience: string;
+  before(async () => {
+    issuer = await startIssuer();
+    const port = await freePort();
+    audience = `http://127.0.0.1:${port}/mcp`;
+    remote = await spawnHttpMcp([
+      '--transport=http',
+      `--port=${port}`,
+      `--endpoint=${api.url}`,
+      `--oauthIssuer=${issuer.issuer}`,
+      `--oauthAudience=${audience}`,
+    ]);
+  });
+  after(async () => {
+    await remote?.stop();
+    await issuer?.close();
+  });
+
+  const as = async (sub: string) =>
+    manualClient({
+      url: remote.url,
+      headers: { authorization: `Bearer ${await issuer.sign({ sub, aud: audience, scope: 'mcp:use' })}` },
+    });
+
+  test("MUST refuse an answer given by another user (OAuth sub) than the one asked, and run the asked user's", async () => {
+    const [alice, bob] = [await as('alice'), await as('bob')];
+    try {
+      const before = mutationsSent().length;
+      const state = await alice.ask(addReview());
+      assert.match(
+        text(await bob.answer(addReview(), state)),
+        /^MUTATION_NOT_ALLOWED: .*given for another call/,
+      );
+      assert.equal(mutationsSent().length, before);
+      const result = await alice.answer(addReview(), state);
+      assert.notEqual(result.isError, true, text(result));
+      assert.equal(mutationsSent().length, before + 1);
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+});
+
+/** A free port of 127.0.0.1, for a server whose audience URL must be known before it starts. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
