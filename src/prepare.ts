@@ -10,7 +10,7 @@ import { buildSchemaOf } from './graphql/schema.js';
 import { readSchemaFile, SchemaFileError } from './graphql/schema-file.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { loadOperations, OperationsError, type OperationSet } from './operations/load.js';
-import { Redactor } from './redaction.js';
+import { Redactor } from './redaction/redactor.js';
 import { configuredUrls } from './security.js';
 import { loadSchema } from './tools/schema-source.js';
 

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
 import { clampText } from '../graphql/text-budget.js';
-import { Redactor, redactionNote } from '../redaction.js';
+import { Redactor, redactionNote } from '../redaction/redactor.js';
 import { assertEndpointAllowed, configuredUrls, headersFor } from '../security.js';
 import { describeTools } from './catalog.js';
 import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';

@@ -3,7 +3,7 @@ import { z } from './zod.js';
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { errorResult, ToolError } from '../errors.js';
-import { Redactor, redactionNote } from '../redaction.js';
+import { Redactor, redactionNote } from '../redaction/redactor.js';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { AnalysedDocument } from '../graphql/operation.js';
 import { describeEndpoint } from '../http/endpoint.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HeaderSet } from '../../src/http/headers.ts';
-import { Redactor, redactionNote } from '../../src/redaction.ts';
+import { Redactor, redactionNote } from '../../src/redaction/redactor.ts';
 
 const TOKEN = 'Zq7Xw2Kp9Vt4Lm3N';
 const API_KEY = 'Hb5Rt8Yc1Wq6Ej0P';

@@ -9,7 +9,7 @@ import {
   isTrusted,
   redirectCheck,
 } from '../../src/security.ts';
-import { Redactor } from '../../src/redaction.ts';
+import { Redactor } from '../../src/redaction/redactor.ts';
 import { hostProblem } from '../../src/transports/host-check.ts';
 
 const TOKEN = 'Bearer sk-live-7c1d9e0f-SECRET';

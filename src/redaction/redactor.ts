@@ -1,0 +1,80 @@
+import type { HeaderSet } from '../http/headers.js';
+import { mapStrings } from './json-walk.js';
+import { Matcher, type Form } from './matcher.js';
+import { formsOf, secretsOf } from './secrets.js';
+
+// Hides the credentials sent on a call wherever an endpoint's answer may echo them: in error pages, redirect
+// targets, GraphQL responses and schema text (secrets.ts: what to look for; matcher.ts: how it is found).
+
+export { REDACTED } from './matcher.js';
+
+/** Finds and hides the secrets of one call. Built once per set of secrets; `text` and `json` are linear. */
+export class Redactor {
+  readonly #matcher: Matcher;
+
+  constructor(secrets: Iterable<string>) {
+    const forms = new Map<string, Form>();
+    for (const secret of secrets) {
+      for (const form of formsOf(secret)) {
+        const known = forms.get(form.text);
+        if (known === undefined || known.minRun > form.minRun) forms.set(form.text, form);
+      }
+    }
+    this.#matcher = new Matcher(forms.values());
+  }
+
+  /**
+   * A redactor for the header values sent on a call and the query-string values of its URLs. Building one
+   * costs about as much as a small call: a call that adds no header of its own reuses the one built for
+   * its startup headers (kept only as long as they are, so a forwarded credential never outlives its request).
+   */
+  static of(headers: readonly HeaderSet[], urls: readonly URL[] = []): Redactor {
+    const [first, ...rest] = headers;
+    if (first === undefined || rest.some((set) => set.size > 0))
+      return new Redactor(secretsOf(headers, urls));
+    const key = urls.map((url) => url.search).join('\n');
+    const cached = built.get(first);
+    if (cached?.key === key) return cached.redactor;
+    const redactor = new Redactor(secretsOf(headers, urls));
+    built.set(first, { key, redactor });
+    return redactor;
+  }
+
+  /** Whether there is anything to hide at all. */
+  get empty(): boolean {
+    return this.#matcher.empty;
+  }
+
+  /** `text` with every secret hidden. */
+  text(text: string): string {
+    return this.#matcher.redact(text).text;
+  }
+
+  /**
+   * A parsed JSON value with every secret hidden in its strings and object keys, and how many were hidden.
+   * Returns the very value given when nothing was hidden; only what changed is copied.
+   */
+  json<T>(value: T): { value: T; hidden: number } {
+    if (this.empty) return { value, hidden: 0 };
+    let hidden = 0;
+    const matcher = this.#matcher;
+    const walked = mapStrings(value, (text) => {
+      if (text.length < matcher.shortest) return text;
+      const redacted = matcher.redact(text);
+      hidden += redacted.hidden;
+      return redacted.text;
+    });
+    return { value: walked as T, hidden };
+  }
+}
+
+/** Says that an answer was changed, and why, without a word of what was hidden. */
+export function redactionNote(hidden: number, what = 'response'): string {
+  const values = hidden === 1 ? '1 value' : `${hidden} values`;
+  return (
+    `Note: ${values} in this ${what} matched credentials sent with this request (a header value or a URL ` +
+    `query-string value, as sent or encoded) and ${hidden === 1 ? 'was' : 'were'} replaced by [redacted].`
+  );
+}
+
+const built = new WeakMap<HeaderSet, { key: string; redactor: Redactor }>();
