@@ -10,7 +10,7 @@ import {
 } from './sdl-lines.js';
 import type { SchemaView } from './schema-view.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
-import { createYielder } from './time-slice.js';
+import { createYielder } from '../time-slice.js';
 
 // A schema too large to return whole is first shown as an overview: what a model needs to start writing
 // queries (the root fields with their arguments and return types) and a map of the rest (the other type

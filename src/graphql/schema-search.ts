@@ -13,7 +13,7 @@ import {
   typeHeader,
 } from './sdl-lines.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
-import { createYielder, mapSliced } from './time-slice.js';
+import { createYielder, mapSliced } from '../time-slice.js';
 
 // Search over a schema's names and descriptions, for a model that knows what it wants ("the issues of a
 // repository") but not what the schema calls it. Names are split into words (camelCase, PascalCase,

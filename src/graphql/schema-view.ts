@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { buildSchemaOf, readingSchema } from './schema.js';
 import { findRootPaths, type PathStep } from './schema-paths.js';
-import { mapSliced } from './time-slice.js';
+import { mapSliced } from '../time-slice.js';
 
 // What graphql_introspect reads from: an introspection result, and per includeDeprecated a prepared view of
 // it (built schema, each type printed, paths from the roots). Everything derived is computed once and kept

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '../errors.js';
-import { letInputIn } from '../graphql/time-slice.js';
+import { letInputIn } from '../time-slice.js';
 import { VERSION } from '../version.js';
 import { describeEndpoint } from './endpoint.js';
 import { HeaderSet } from './headers.js';

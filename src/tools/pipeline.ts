@@ -24,5 +24,5 @@ export {
 export { fitResponse, shapeNote } from '../graphql/result-shape.js';
 export { denserBudget } from '../graphql/token-estimate.js';
 export { hintsForMessages, validateDocument } from '../graphql/validate.js';
-export { jsonLengthAtLeast, letInputIn } from '../graphql/time-slice.js';
+export { jsonLengthAtLeast, letInputIn } from '../time-slice.js';
 export { postGraphQL } from '../http/post-graphql.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { stat } from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { jsonLengthAtLeast, letInputIn } from '../../src/graphql/time-slice.ts';
+import { jsonLengthAtLeast, letInputIn } from '../../src/time-slice.ts';
 
 describe('jsonLengthAtLeast', () => {
   test('small variables are not long', () => {
