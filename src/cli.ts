@@ -2,12 +2,13 @@
 // The bin: reads the configuration, then serves MCP on stdio (the SDK's serveStdio) or, in remote mode, over
 // Streamable HTTP. Fatal problems go to stderr with an exit code; stdout carries only the protocol.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { ConfigError, parseCommand, USAGE, type Config } from './config.js';
+import { ConfigError, parseCommand, type Config } from './config.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { log, logSoon } from './log.js';
 import { LiveOperations } from './operations/live.js';
 import type { OperationSet } from './operations/load.js';
 import { watchPaths } from './operations/watch.js';
+import { usage } from './options.js';
 import { createServer } from './server.js';
 import { VERSION } from './version.js';
 
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // --help and --version print to stdout and exit: no protocol session runs in these two cases.
-  if (command.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
+  if (command.kind === 'help') return void process.stdout.write(`${usage()}\n`);
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
 
   const { config, operations, reload } = await prepared(command.config);
