@@ -1,6 +1,6 @@
 import type { IntrospectionQuery } from 'graphql';
 import { HeaderSet } from './http/headers.js';
-import { describeEndpoint } from './http/endpoint.js';
+import { ambiguousPath, describeEndpoint } from './http/endpoint.js';
 import {
   ConfigError,
   isLoopback,
@@ -9,7 +9,6 @@ import {
   type ValidateMode,
 } from './option-parsers.js';
 import { declaration, OPTION_NAMES, optionValues, readCommandLine, type OptionValues } from './options.js';
-import { ambiguousPath } from './security.js';
 
 export {
   BUILT_IN_TOOLS,

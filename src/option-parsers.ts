@@ -2,8 +2,7 @@
 // where the value came from (`source`: `--timeout`, `-t`, `GRAPHQL_TIMEOUT`). src/options.ts says which option
 // takes which parser.
 import { HeaderSet, ordinal, parseHeaderValue } from './http/headers.js';
-import { describeEndpoint, parseEndpoint } from './http/endpoint.js';
-import { ambiguousPath } from './security.js';
+import { ambiguousPath, describeEndpoint, parseEndpoint } from './http/endpoint.js';
 
 /** A bad startup value: reported as one line on stderr, exit code 2. Never holds a header value. */
 export class ConfigError extends Error {

@@ -2,13 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseCommand, type Config } from '../../src/config.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
-import {
-  ambiguousPath,
-  headersFor,
-  isEndpointAllowed,
-  isTrusted,
-  redirectCheck,
-} from '../../src/security.ts';
+import { ambiguousPath } from '../../src/http/endpoint.ts';
+import { headersFor, isEndpointAllowed, isTrusted, redirectCheck } from '../../src/security.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
 import { hostProblem } from '../../src/transports/host-check.ts';
 
