@@ -37,6 +37,8 @@ export interface Config {
   readonly schema?: IntrospectionQuery;
   /** Files and directories of .graphql/.gql operations, each named operation a tool. @default none */
   readonly operations: readonly string[];
+  /** Files and directories of .md prompts (see src/prompts/prompt-files.ts), each file a prompt. @default none */
+  readonly prompts: readonly string[];
   /** The built-in tools offered. @default both */
   readonly tools: readonly BuiltInTool[];
   /** How MCP clients reach the server. @default stdio */
@@ -140,6 +142,7 @@ const OPTIONS = {
   validate: { env: 'GRAPHQL_VALIDATE' },
   schema: { env: 'GRAPHQL_SCHEMA_FILE' },
   operations: { env: 'GRAPHQL_OPERATIONS' },
+  prompts: { env: 'GRAPHQL_PROMPTS' },
   tools: { env: 'GRAPHQL_TOOLS' },
   transport: { env: 'GRAPHQL_MCP_TRANSPORT' },
   host: { env: 'GRAPHQL_MCP_HOST' },
@@ -200,6 +203,8 @@ Options (each also read from the environment variable shown):
                                 JSON (.json): no introspection request   [GRAPHQL_SCHEMA_FILE]
       --operations <paths>      comma-separated .graphql/.gql files or directories;
                                 each named operation becomes a tool   [GRAPHQL_OPERATIONS]
+      --prompts <paths>         comma-separated .md files or directories; each file
+                                becomes a prompt   [GRAPHQL_PROMPTS]
       --tools <names>           built-in tools offered: graphql_query, graphql_introspect
                                 or none (default: both)   [GRAPHQL_TOOLS]
 
@@ -271,6 +276,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     validate: optional(raw('validate'), readValidateMode) ?? 'cached',
     schemaFile: optional(raw('schema'), readPath),
     operations: optional(raw('operations'), readPathList) ?? [],
+    prompts: optional(raw('prompts'), readPathList) ?? [],
     tools: optional(raw('tools'), readTools) ?? BUILT_IN_TOOLS,
     transport: optional(raw('transport'), readTransport) ?? 'stdio',
     http: readHttpOptions(raw),
