@@ -1,7 +1,6 @@
 import type { CacheHint, McpServer, RegisteredResource } from '@modelcontextprotocol/server';
 import type { OperationSet, OperationTool } from '../operations/load.js';
-import { RESOURCE_MIME_TYPE } from './schema-resources.js';
-import { resourceName, type ApiUris } from './uris.js';
+import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 
 /**
  * The operator's operations (--operations) as resources of one server, one per operation tool it offers:

@@ -14,14 +14,7 @@ import { Redactor } from '../redaction.js';
 import { configuredUrls } from '../security.js';
 import { runIntrospect } from '../tools/graphql-introspect.js';
 import { loadSchema } from '../tools/schema-source.js';
-import { resourceName, type ApiUris } from './uris.js';
-
-/**
- * The media type of every resource: text/plain. Clients show and attach text/* as it is, while
- * application/graphql is no registered type, names query documents where it is used at all, and an overview
- * of a large schema (with its `… N more` lists) is no valid SDL anyway.
- */
-export const RESOURCE_MIME_TYPE = 'text/plain';
+import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 
 /** The built-in scalars every schema has: no one asks to read them. */
 const BUILT_IN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);

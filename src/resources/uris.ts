@@ -1,6 +1,13 @@
-// The URIs of an API's resources: graphql://<api>/schema, graphql://<api>/types/{name} and
+// The URIs (and media type) of an API's resources: graphql://<api>/schema, graphql://<api>/types/{name} and
 // graphql://<api>/operations/<name>. The command line describes one API, named DEFAULT_API; a configuration
 // of several APIs gives each its own name, and with it its own URIs.
+
+/**
+ * The media type of every resource: text/plain. Clients show and attach text/* as it is, while
+ * application/graphql is no registered type, names query documents where it is used at all, and an overview
+ * of a large schema (with its `… N more` lists) is no valid SDL anyway.
+ */
+export const RESOURCE_MIME_TYPE = 'text/plain';
 
 /** The name of the one API that the command line describes. */
 export const DEFAULT_API = 'default';
