@@ -93,6 +93,26 @@ try {
       genre: 'SCIENCE',
     },
   );
+
+  // What the user (not the model) picks in the client: a resource to attach, a prompt to start with.
+  console.log(`\n${bold(`${++step}. A resource to attach to the conversation: one type of the schema`)}`);
+  const { resources } = await client.listResources();
+  const { resourceTemplates } = await client.listResourceTemplates();
+  const listed = [...resources.map((r) => r.uri), ...resourceTemplates.map((t) => t.uriTemplate)];
+  console.log(indent(`resources/list, resources/templates/list: ${listed.join(', ')}`));
+  const uri = 'graphql://default/types/Book';
+  console.log(indent(`→ resources/read ${uri}`));
+  const { contents } = await client.readResource({ uri });
+  console.log(indent(`← ${'text' in contents[0]! ? contents[0].text : '[blob]'}`));
+
+  console.log(`\n${bold(`${++step}. A prompt to start from: explore_api`)}`);
+  const goal = { goal: 'the two newest science books and their authors' };
+  console.log(indent(`→ prompts/get explore_api ${JSON.stringify(goal)}`));
+  const prompt = await client.getPrompt({ name: 'explore_api', arguments: goal });
+  for (const { role, content } of prompt.messages) {
+    console.log(indent(`← ${role}: ${content.type === 'text' ? content.text : `[${content.type}]`}`));
+  }
+
   const mutation =
     'mutation { addReview(bookId: "b3", rating: 5, text: "Wonderful.") { id rating book { title } } }';
   await show('A mutation, refused: the model did not allow it', 'graphql_query', { query: mutation });

@@ -9,6 +9,9 @@ import { LiveOperations } from './operations/live.js';
 import type { OperationSet } from './operations/load.js';
 import { watchPaths } from './operations/watch.js';
 import { usage } from './options.js';
+import { BUILT_IN_PROMPTS } from './prompts/built-in.js';
+import { loadPromptFiles, PromptsError } from './prompts/prompt-files.js';
+import type { PromptDefinition } from './prompts/prompt.js';
 import { createServer } from './server.js';
 import { VERSION } from './version.js';
 
@@ -25,18 +28,20 @@ async function main(): Promise<void> {
   if (command.kind === 'help') return void process.stdout.write(`${usage()}\n`);
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
 
+  // Read first: a bad prompt file stops the start before any introspection request.
+  const prompts = operatorPrompts(command.config);
   const { config, operations, reload } = await prepared(command.config);
   const unknownTool = unknownScopedTool(config, operations);
   if (unknownTool !== undefined) {
     log(`graphql-mcp: --oauthToolScopes names ${unknownTool}, which is not a tool of this server`);
     process.exit(2);
   }
-  if (config.transport === 'stdio') return serveOnStdio(config, operations, reload);
+  if (config.transport === 'stdio') return serveOnStdio(config, prompts, operations, reload);
 
   // Remote mode's HTTP stack loads only in remote mode.
   const { serveHttp } = await import('./transports/http.js');
   // The request log, written once per turn of the event loop.
-  const server = await serveHttp(config, logSoon, operations);
+  const server = await serveHttp(config, logSoon, operations, prompts);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
   const stop = () => void server.shutdown().then(() => process.exit(0));
@@ -68,9 +73,26 @@ async function prepared(
   return { config: ready.config, operations, reload: ready.loadOperations };
 }
 
+/** The prompt files --prompts names, read once; a problem with one stops the start like a bad option. */
+function operatorPrompts(config: Config): PromptDefinition[] {
+  if (config.prompts.length === 0) return [];
+  try {
+    return loadPromptFiles(config.prompts, BUILT_IN_PROMPTS);
+  } catch (error) {
+    if (!(error instanceof PromptsError)) throw error;
+    log(`graphql-mcp: --prompts ${error.message}`);
+    process.exit(2);
+  }
+}
+
 /** One client over stdin/stdout, in whichever protocol era it opens with, until it closes stdin or a signal. */
-function serveOnStdio(config: Config, operations?: LiveOperations, reload?: () => OperationSet): void {
-  const session = serveStdio(({ era }) => createServer(config, { era, operations }), {
+function serveOnStdio(
+  config: Config,
+  prompts: readonly PromptDefinition[],
+  operations?: LiveOperations,
+  reload?: () => OperationSet,
+): void {
+  const session = serveStdio(({ era }) => createServer(config, { era, operations, prompts }), {
     onerror: (error) => log(`graphql-mcp: ${error.message}`),
   });
   const unwatch =

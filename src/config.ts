@@ -57,6 +57,8 @@ export interface Config {
   readonly schema?: IntrospectionQuery;
   /** --operations: files and directories of .graphql/.gql operations, each named operation a tool. */
   readonly operations: readonly string[];
+  /** --prompts: files and directories of .md prompts (src/prompts/prompt-files.ts), each a prompt. */
+  readonly prompts: readonly string[];
   /** --tools: the built-in tools offered. */
   readonly tools: readonly BuiltInTool[];
   /** --transport. */
@@ -131,6 +133,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     validate: options.get('validate'),
     schemaFile: options.get('schema'),
     operations: options.get('operations') ?? [],
+    prompts: options.get('prompts') ?? [],
     tools: options.get('tools'),
     transport: options.get('transport'),
     http: {

@@ -193,6 +193,14 @@ export const OPTIONS = {
     scope: 'api',
     help: 'comma-separated `.graphql`/`.gql` files or directories; each named operation becomes a tool',
   },
+  prompts: {
+    env: 'GRAPHQL_PROMPTS',
+    value: 'paths',
+    parse: readPathList,
+    group: 'general',
+    scope: 'server',
+    help: 'comma-separated `.md` files or directories; each file becomes a prompt the user can pick',
+  },
   tools: {
     env: 'GRAPHQL_TOOLS',
     value: 'names',

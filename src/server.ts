@@ -1,7 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { BuiltInTool, Config } from './config.js';
 import { Diagnostics, type Era } from './diagnostics.js';
+import { featureCapabilities, featuresOf, registerFeatures } from './features.js';
 import type { LiveOperations } from './operations/live.js';
+import type { PromptDefinition } from './prompts/prompt.js';
 import { Confirmer } from './tools/confirmation.js';
 import { registerGraphQLIntrospect } from './tools/graphql-introspect.js';
 import { registerGraphQLQuery } from './tools/graphql-query.js';
@@ -13,16 +15,29 @@ const INSTRUCTIONS =
   'Results are GraphQL responses; failures start with an error code (e.g. COMPLEXITY_LIMIT) and say what to change.';
 
 /**
- * The tool list changes only when the server restarts with other options (unless operation files are
- * watched); clients of the 2026-07-28 protocol may keep it (and server/discover's answer) this long. Per-tool
- * OAuth scopes make it depend on the user: then only the user's own cache may keep it.
+ * The lists change only when the server restarts with other options (unless operation files are watched);
+ * clients of the 2026-07-28 protocol may keep them (and server/discover's answer) this long. Per-tool OAuth
+ * scopes make them depend on the user: then only the user's own cache may keep them.
  */
 const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const;
 const PRIVATE_LIST_CACHE = { ...LIST_CACHE, cacheScope: 'private' } as const;
 
-function listCache(perUser: boolean) {
+function listCache(perUser: boolean, watched: boolean) {
   const hint = perUser ? PRIVATE_LIST_CACHE : LIST_CACHE;
-  return { 'tools/list': hint, 'server/discover': hint };
+  // Prompts and resource templates never change while the process runs; watched operation files may change
+  // the tools and the operation resources at any time: then those lists are not to be kept.
+  const fixed = { 'prompts/list': hint, 'resources/templates/list': hint };
+  return watched ? fixed : { ...fixed, 'tools/list': hint, 'resources/list': hint, 'server/discover': hint };
+}
+
+/** How long a resource's text may be kept: a schema's for --schemaTtl, an operation's like the lists. */
+function readCache(config: Config, watched: boolean) {
+  // Forwarded headers make the schema the request's user's own.
+  const cacheScope = config.http.forwardHeaders.length > 0 ? 'private' : 'public';
+  return {
+    schema: { ttlMs: config.schemaTtl * 1000, cacheScope },
+    operations: watched ? { ...LIST_CACHE, ttlMs: 0 } : LIST_CACHE,
+  } as const;
 }
 
 /** Options of one server instance: which protocol era it serves, and where remote mode's request log goes. */
@@ -34,22 +49,27 @@ export interface ServerOptions {
   readonly operations?: LiveOperations;
   /** Which tools this server offers (remote mode: those the request's token has the scopes for). */
   readonly allowTool?: (name: string) => boolean;
+  /** The operator's prompts (--prompts), read at start-up. */
+  readonly prompts?: readonly PromptDefinition[];
 }
 
 /**
- * An MCP server with its tools registered (the built-in ones --tools names, and the operation tools), not yet
- * connected to a transport. No I/O: the SDK's serving entries (serveStdio, createMcpHandler) call it once per
- * connection or request.
+ * An MCP server with its tools registered (the built-in ones --tools names, and the operation tools), and the
+ * resources and prompts that go with them (features.ts), not yet connected to a transport. No I/O: the SDK's
+ * serving entries (serveStdio, createMcpHandler) call it once per connection or request.
  */
 export function createServer(config: Config, options: ServerOptions = {}): McpServer {
+  const allowed = options.allowTool ?? (() => true);
+  const offers = (tool: BuiltInTool) => config.tools.includes(tool) && allowed(tool);
+  const features = featuresOf(config, offers, options.operations, options.prompts ?? []);
+  const watched = options.operations?.watched ?? false;
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
     {
       // Only watched operation files change the tools during the life of the process.
-      capabilities: { tools: { listChanged: options.operations?.watched ?? false }, logging: {} },
+      capabilities: { tools: { listChanged: watched }, logging: {}, ...featureCapabilities(features) },
       instructions: INSTRUCTIONS,
-      // Watched operation files may change the list at any time: then it is not to be kept.
-      ...(options.operations?.watched ? {} : { cacheHints: listCache(options.allowTool !== undefined) }),
+      cacheHints: listCache(options.allowTool !== undefined, watched),
       // A reload removes, updates and adds tools one by one, each of which would tell the client again.
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     },
@@ -57,16 +77,18 @@ export function createServer(config: Config, options: ServerOptions = {}): McpSe
   const era = options.era ?? 'legacy';
   const diagnostics = new Diagnostics(server, era, options.log);
   const confirmer = new Confirmer(server, era, config);
-  const allowed = options.allowTool ?? (() => true);
-  const offers = (tool: BuiltInTool) => config.tools.includes(tool) && allowed(tool);
   if (offers('graphql_query')) registerGraphQLQuery(server, config, diagnostics, confirmer);
   if (offers('graphql_introspect')) registerGraphQLIntrospect(server, config, diagnostics);
+  const resources = registerFeatures(server, config, features, readCache(config, watched), allowed);
   const { operations } = options;
   if (operations !== undefined) {
     const tools = new OperationTools(server, config, diagnostics, confirmer, allowed);
     tools.show(operations.current);
     if (operations.watched) {
-      const unsubscribe = operations.subscribe((set) => tools.show(set));
+      const unsubscribe = operations.subscribe((set) => {
+        tools.show(set);
+        resources?.show(set);
+      });
       server.server.onclose = unsubscribe;
     }
   }

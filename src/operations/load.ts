@@ -45,6 +45,8 @@ export interface OperationTool extends FixedOperation {
   readonly inputSchema: Record<string, unknown>;
   /** Where it was written, for messages: `ops/books.graphql:3`. */
   readonly where: string;
+  /** The operation and the fragments it uses, printed on several lines, for people to read. */
+  readonly source: string;
 }
 
 /** What loading the files gave: the tools, and the mutations left out under --readOnly. */
@@ -129,7 +131,8 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
     const used = fragmentsUsedBy(node, fragments, where);
     const errors = validate(options.schema, { kind: 'Document', definitions: [node, ...used] } as never);
     if (errors.length > 0) throw new OperationsError(located(file, errors[0]!, `${name}: `));
-    const document = analyseDocument([node, ...used].map((definition) => print(definition)).join('\n'));
+    const printed = [node, ...used].map((definition) => print(definition));
+    const document = analyseDocument(printed.join('\n'));
     const operation = document.operations[0]!;
     if (options.maxComplexity > 0) {
       const complexity = measureComplexity(document, operation, options.maxComplexity);
@@ -151,6 +154,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
       confirm: node.operation === 'mutation' && !comments.some((line) => NO_CONFIRM.test(line)),
       inputSchema: variablesSchema(options.schema, node.variableDefinitions ?? []),
       where,
+      source: printed.join('\n\n'),
       document,
       operation,
     });

@@ -6,6 +6,7 @@ import { ResourceServer, type Principal, type Refusal } from '../auth/oauth.js';
 import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
 import type { LiveOperations } from '../operations/live.js';
+import type { PromptDefinition } from '../prompts/prompt.js';
 import { createServer } from '../server.js';
 import { hostProblem } from './host-check.js';
 import { createExchange, headerText } from './mcp-exchange.js';
@@ -41,6 +42,7 @@ export async function serveHttp(
   config: Config,
   log: (line: string) => void,
   operations?: LiveOperations,
+  prompts: readonly PromptDefinition[] = [],
 ): Promise<RunningHttpServer> {
   let shuttingDown = false;
   let inFlight = 0;
@@ -64,7 +66,7 @@ export async function serveHttp(
       oauth === undefined || config.http.oauth?.toolScopes.size === 0
         ? undefined
         : (tool: string) => oauth.scopesFor(tool).every((scope) => scopes.has(scope));
-    return createServer(requestConfig, { era, log, operations, allowTool });
+    return createServer(requestConfig, { era, log, operations, allowTool, prompts });
   }, MAX_BODY_BYTES);
 
   const server = createHttpServer((req, res) => {

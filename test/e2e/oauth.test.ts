@@ -266,6 +266,42 @@ describe('per-tool scopes (--oauthToolScopes)', () => {
     );
   });
 
+  test("a token without graphql_introspect's scope neither sees nor reads the schema resources, nor gets the prompts that steer the tools", async () => {
+    const client = await connectHttp(server.url, {
+      authorization: `Bearer ${await token({ scope: 'mcp:use' })}`,
+    });
+    try {
+      const capabilities = client.client.getServerCapabilities();
+      assert.equal(capabilities?.resources, undefined);
+      assert.equal(capabilities?.prompts, undefined);
+      await assert.rejects(
+        client.client.request({ method: 'resources/read', params: { uri: 'graphql://default/schema' } }),
+        { code: -32601 },
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a token with the scope reads the schema, which only the user's own cache may keep (headers are forwarded)", async () => {
+    const client = new Client(
+      { name: 'graphql-mcp-oauth-2026', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const headers = { authorization: `Bearer ${await token()}` };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }),
+    );
+    try {
+      assert.deepEqual(client.getServerCapabilities()?.resources, { listChanged: false });
+      const read = await client.readResource({ uri: 'graphql://default/schema' });
+      assert.match(JSON.stringify(read.contents), /type Query/);
+      assert.equal(read.cacheScope, 'private');
+    } finally {
+      await client.close();
+    }
+  });
+
   test('a token with the scope sees both tools', async () => {
     const client = await connectHttp(server.url, { authorization: `Bearer ${await token()}` });
     try {

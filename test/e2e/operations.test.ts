@@ -19,7 +19,6 @@ import {
 import { runUntilExitOrServing } from '../fixtures/http-mcp.ts';
 import { graphqlHandler, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
 import { runCli, startMcp, texts, type McpSession, useSession } from '../fixtures/mcp.ts';
-import { responseOf } from '../fixtures/client-views.ts';
 
 const SDL = /* GraphQL */ `
   "A product category."
@@ -274,7 +273,12 @@ describe('--operations with --schema: a folder of operations becomes tools', () 
 
   test('runs the mutation without allowMutations: its author allowed it', async () => {
     const result = await session().call('RenameProduct', { id: 'p2', name: 'Go' });
-    assert.deepEqual(responseOf(result), { data: { renameProduct: { id: 'p2', name: 'Go' } } });
+    assert.deepEqual(result.structuredContent?.data, { renameProduct: { id: 'p2', name: 'Go' } });
+    // This test client cannot ask its user (no elicitation): the result says the mutation ran unconfirmed.
+    assert.match(
+      texts(result).join('\n'),
+      /ran without the user's confirmation: this client cannot ask its user/,
+    );
   });
 
   test('MUST refuse a wrong enum value with INVALID_INPUT naming the variable and the values, sending nothing', async () => {

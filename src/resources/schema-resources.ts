@@ -1,0 +1,136 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type CacheHint,
+  type McpServer,
+  type ReadResourceResult,
+  type Variables,
+} from '@modelcontextprotocol/server';
+import type { Config } from '../config.js';
+import { describeEndpoint } from '../http/endpoint.js';
+import { Redactor } from '../redaction/redactor.js';
+import { configuredUrls } from '../security.js';
+import { runIntrospect } from '../tools/graphql-introspect.js';
+import { loadSchema } from '../tools/schema-source.js';
+import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
+
+/** The built-in scalars every schema has: no one asks to read them. */
+const BUILT_IN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
+
+/**
+ * The schema of the API as resources: the overview (graphql://<api>/schema) and one type's definition
+ * (graphql://<api>/types/{name}, its name completed from the schema). Each read is graphql_introspect's
+ * answer to the same question, with the same cache, headers, redaction and --maxSchemaChars, and a read that
+ * fails is an MCP error whose message is the tool's (`INTROSPECTION_FAILED: …`, with its advice).
+ */
+export function registerSchemaResources(
+  server: McpServer,
+  config: Config,
+  uris: ApiUris,
+  cacheHint: CacheHint,
+): void {
+  const endpoint = describeEndpoint(config.endpoint);
+  const chars = config.maxSchemaChars.toLocaleString('en-US');
+  server.registerResource(
+    resourceName(uris.schema),
+    uris.schema,
+    {
+      title: `GraphQL schema of ${endpoint}`,
+      description:
+        `The schema as GraphQL SDL: whole when it fits in ${chars} characters, else an overview (root ` +
+        `fields, type names). One type in full: ${uris.typeTemplate}.`,
+      mimeType: RESOURCE_MIME_TYPE,
+      cacheHint,
+    },
+    (uri, context) => readIntrospection(config, {}, uri, context.mcpReq.signal),
+  );
+  server.registerResource(
+    resourceName(uris.typeTemplate),
+    new ResourceTemplate(uris.typeTemplate, {
+      list: undefined,
+      complete: { name: (value) => completeTypeName(config, value) },
+    }),
+    {
+      title: `A type of ${endpoint}`,
+      description: `One type's full definition as GraphQL SDL (or one member: Type.field), at most ${chars} characters.`,
+      mimeType: RESOURCE_MIME_TYPE,
+      cacheHint,
+    },
+    (uri, variables, context) => {
+      const name = variableText(variables, 'name');
+      if (name === '') {
+        throw new ResourceNotFoundError(
+          uri.href,
+          `INVALID_INPUT: ${uri.href} names no type; read ${uris.typeTemplate} with a type name`,
+        );
+      }
+      return readIntrospection(config, { typeNames: [name] }, uri, context.mcpReq.signal);
+    },
+  );
+}
+
+/** graphql_introspect's answer as a resource's text, or its error as an MCP error with the same message. */
+async function readIntrospection(
+  config: Config,
+  args: Record<string, unknown>,
+  uri: URL,
+  signal: AbortSignal,
+): Promise<ReadResourceResult> {
+  const result = await runIntrospect(config, args, signal);
+  const texts = result.content.map((item) => (item.type === 'text' ? item.text : ''));
+  if (result.isError === true) {
+    const message = texts[0] ?? 'INTROSPECTION_FAILED';
+    const code = /^([A-Z_]+): /.exec(message)?.[1];
+    // An unknown type is a resource that does not exist; anything else, a failure to read one that does.
+    if (code === 'INVALID_INPUT') throw new ResourceNotFoundError(uri.href, message);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, message, { code });
+  }
+  // The notes (shortened for dense text, values redacted) follow the text as graphql_introspect's do: its
+  // budget counts two characters between texts.
+  return { contents: [{ uri: uri.href, mimeType: RESOURCE_MIME_TYPE, text: texts.join('\n\n') }] };
+}
+
+/**
+ * The schema's type names that start with `value`, then those that contain it (case-insensitive); none when
+ * the schema cannot be had (a completion is a suggestion: the read that follows says what is wrong).
+ */
+async function completeTypeName(config: Config, value: string): Promise<string[]> {
+  let names: string[];
+  try {
+    const steps = await import('../tools/pipeline.js');
+    const hide = Redactor.of([config.headers], configuredUrls(config));
+    const { schema } = await loadSchema(steps, config, {
+      endpoint: config.endpoint,
+      headers: config.headers,
+      redact: (text) => hide.text(text),
+    });
+    names = schema.introspection.__schema.types
+      .map((type) => type.name)
+      .filter((name) => !name.startsWith('__') && !BUILT_IN_SCALARS.has(name));
+  } catch {
+    return [];
+  }
+  const wanted = value.trim().toLowerCase();
+  const starting: string[] = [];
+  const containing: string[] = [];
+  for (const name of names.sort()) {
+    const lower = name.toLowerCase();
+    if (lower.startsWith(wanted)) starting.push(name);
+    else if (lower.includes(wanted)) containing.push(name);
+  }
+  // All of them: the SDK sends the first 100 and the total, so that a client can say how many match.
+  return [...starting, ...containing];
+}
+
+/** A URI template variable as one string (a list variable, which ours is not, joined by commas). */
+function variableText(variables: Variables, name: string): string {
+  const value = variables[name];
+  const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+  try {
+    return decodeURIComponent(text).trim();
+  } catch {
+    return text.trim();
+  }
+}
