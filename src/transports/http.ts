@@ -1,28 +1,21 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { ResourceServer, type Principal, type Refusal } from '../auth/oauth.js';
+import { JwtVerifier } from '../auth/jwt-verifier.js';
+import { ResourceServer } from '../auth/oauth.js';
+import { Refusal } from '../auth/refusal.js';
+import { SharedToken } from '../auth/shared-token.js';
 import type { Config } from '../config.js';
 import { HeaderSet } from '../http/headers.js';
 import type { LiveOperations } from '../operations/live.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
 import { createServer } from '../server.js';
+import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
+import { forwardedHeaders } from './forwarding.js';
 import { hostProblem } from './host-check.js';
 import { createExchange, headerText } from './mcp-exchange.js';
-
-/**
- * Largest MCP request body accepted: a tool call carries a document and its variables, a few kilobytes; 4 MiB
- * leaves room for large variables while bounding what --maxInFlight requests can hold together.
- */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/**
- * Most bytes of request bodies held at once, over all requests in flight (a body is held, parsed, until its
- * request ends, in some five copies: bytes, text, parsed values, the POST to the endpoint): a few clients
- * sending large tool calls to a slow endpoint must not fill a small machine. Small calls are a few KB each.
- */
-export const MAX_HELD_BYTES = 16 * 1024 * 1024;
+import * as reply from './replies.js';
+import { describeCall, logRequest, type LogEntry } from './request-log.js';
 
 /** A running remote-mode server. */
 export interface RunningHttpServer {
@@ -32,11 +25,10 @@ export interface RunningHttpServer {
 }
 
 /**
- * Serves MCP over Streamable HTTP at /mcp through the SDK's handler (createMcpHandler): the 2026-07-28
+ * Serves MCP over Streamable HTTP at /mcp through the SDK's handler (mcp-exchange.ts): the 2026-07-28
  * protocol, and 2025-era clients statelessly. Every request gets its own McpServer, so replicas behind any
- * load balancer behave as one and no user's state (or forwarded credential) outlives its request.
- * In front of it, ours: GET /health, the Host/Origin check, the bearer token, the bounds on requests in
- * flight and body size, and one request-log line per request naming its method and tool.
+ * load balancer behave as one and no user's state (or forwarded credential) outlives its request. In front of
+ * it, ours: the steps of `handle`, and one request-log line per request.
  */
 export async function serveHttp(
   config: Config,
@@ -44,157 +36,112 @@ export async function serveHttp(
   operations?: LiveOperations,
   prompts: readonly PromptDefinition[] = [],
 ): Promise<RunningHttpServer> {
-  let shuttingDown = false;
-  let inFlight = 0;
-  const held = { bytes: 0 };
-  const tokenDigest = config.http.token === undefined ? undefined : digest(config.http.token);
+  const { oauth: oauthOptions, token } = config.http;
   const oauth =
-    config.http.oauth === undefined ? undefined : new ResourceServer(config.http.oauth, config.timeout);
+    oauthOptions && new ResourceServer(oauthOptions, new JwtVerifier(oauthOptions, config.timeout));
+  const authenticator = token === undefined ? oauth : new SharedToken(token);
+  const bounds = new Bounds(config.http.maxInFlight);
+  const exchange = createExchange(
+    ({ era, requestInfo, authInfo }) =>
+      createServer(
+        configFor((name) => requestInfo?.headers.get(name) ?? undefined, authInfo),
+        {
+          era,
+          log,
+          operations,
+          prompts,
+          allowTool: toolFilter(authInfo),
+        },
+      ),
+    MAX_BODY_BYTES,
+  );
+  let shuttingDown = false;
 
-  const exchange = createExchange(({ era, requestInfo, authInfo }) => {
-    // Validated in front (forwardedHeaders below), so read again here without a problem to report.
-    const forwarded = forwardedHeaders(
-      (name) => requestInfo?.headers.get(name) ?? undefined,
-      config,
-      authInfo?.token,
-    );
+  /** The front's steps, in order: each answers the request itself (a Reply) or lets it on to the next. */
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: LogEntry,
+  ): Promise<reply.Reply | undefined> {
+    const path = entry.path;
+    if (path === '/health') return reply.health(req.method, shuttingDown);
+    if (oauth?.metadataPaths.includes(path)) return reply.metadata(req.method, oauth.metadata());
+    if (path !== '/mcp') return reply.NOT_FOUND;
+    // DNS rebinding: a browser page on another site may reach this port under a name that resolves here.
+    const forbidden = hostProblem(req.headers.host, req.headers.origin, config.http.allowedHosts);
+    if (forbidden !== undefined) return reply.forbidden(forbidden);
+    const caller = await authenticator?.authenticate(headerText(req, 'authorization'));
+    if (caller instanceof Refusal) return reply.refused(caller);
+    if (typeof caller?.extra?.subject === 'string') entry.sub = caller.extra.subject.slice(0, 100);
+    if (shuttingDown) return reply.STOPPING;
+    // Stateless: there is no session to stream to or to delete.
+    if (req.method !== 'POST') return reply.POST_ONLY;
+    // Each request in flight holds its body and its GraphQL response: beyond the bound, come back later.
+    const place = bounds.take();
+    if (place === undefined) {
+      req.resume();
+      return reply.busy(config.http.maxInFlight);
+    }
+    try {
+      return await call(req, res, entry, place, caller);
+    } finally {
+      place.release();
+    }
+  }
+
+  /** The steps of a POST within the bounds: from its body to the SDK's answer. */
+  async function call(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: LogEntry,
+    place: Place,
+    caller: AuthInfo | undefined,
+  ): Promise<reply.Reply | undefined> {
+    const body = await place.read(req);
+    if ('reply' in body) return body.reply;
+    // JSON-RPC batches left MCP in 2025-06-18: one message per request, so that one log line tells its method.
+    if (Array.isArray(body.message)) {
+      entry.rpc = 'batch';
+      return reply.BATCH;
+    }
+    const { method, tool } = describeCall(body.message, entry);
+    // A tool the token may not call: 403 naming the scopes, so that a client can ask for them (step-up). Not
+    // the SDK's scopeChallenge of registerTool: its challenge adds an error_description the contract's has not.
+    if (oauth && method === 'tools/call' && tool !== undefined && !oauth.allows(caller?.scopes ?? [], tool))
+      return reply.refused(oauth.insufficientScope(tool));
+    const forwarded = forwardedHeaders((name) => headerText(req, name), config, caller?.token);
+    if (typeof forwarded === 'string') return reply.badForwardedHeader(forwarded);
+    await exchange(req, res, body.message, caller);
+  }
+
+  /** The configuration of one request: its forwarded headers (validated in front) on top of the configured. */
+  function configFor(header: (name: string) => string | undefined, authInfo?: AuthInfo): Config {
+    const forwarded = forwardedHeaders(header, config, authInfo?.token);
     const headers = typeof forwarded === 'string' ? new HeaderSet() : forwarded;
-    const requestConfig = headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
-    // With per-tool scopes, a token sees only the tools it may call.
-    const scopes = new Set(authInfo?.scopes);
-    const allowTool =
-      oauth === undefined || config.http.oauth?.toolScopes.size === 0
-        ? undefined
-        : (tool: string) => oauth.scopesFor(tool).every((scope) => scopes.has(scope));
-    return createServer(requestConfig, { era, log, operations, allowTool, prompts });
-  }, MAX_BODY_BYTES);
+    return headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
+  }
+
+  /** With per-tool scopes, a token sees only the tools it may call. */
+  function toolFilter(authInfo?: AuthInfo): ((tool: string) => boolean) | undefined {
+    if (oauth === undefined || oauthOptions?.toolScopes.size === 0) return undefined;
+    return (tool) => oauth.allows(authInfo?.scopes ?? [], tool);
+  }
 
   const server = createHttpServer((req, res) => {
-    const started = performance.now();
-    const entry: Record<string, unknown> = { method: req.method, path: (req.url ?? '').split('?', 1)[0] };
+    const entry = logRequest(req, res, log);
     // While shutting down, a finished request's keep-alive connection would hold close() open until it idles out.
     res.on('finish', () => {
       if (shuttingDown) setImmediate(() => server.closeIdleConnections());
     });
-    res.on('close', () => {
-      entry.status = res.statusCode;
-      entry.ms = Math.round((performance.now() - started) * 10) / 10;
-      if (!res.writableFinished) entry.aborted = true;
-      log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
-    });
-    handle(req, res, entry).catch((error: unknown) => {
-      entry.error = error instanceof Error ? error.message.slice(0, 200) : String(error);
-      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
-      else res.destroy();
-    });
+    handle(req, res, entry).then(
+      (answer) => answer && reply.send(res, answer),
+      (error: unknown) => {
+        entry.error = error instanceof Error ? error.message.slice(0, 200) : String(error);
+        if (!res.headersSent) reply.send(res, reply.INTERNAL_ERROR);
+        else res.destroy();
+      },
+    );
   });
-
-  async function handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    entry: Record<string, unknown>,
-  ): Promise<void> {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    if (path === '/health') {
-      if (req.method !== 'GET' && req.method !== 'HEAD')
-        return sendJson(res, 405, { error: 'use GET' }, { allow: 'GET, HEAD' });
-      return sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'stopping' : 'ok' });
-    }
-    if (oauth !== undefined && oauth.metadataPaths.includes(path)) return sendMetadata(req, res, oauth);
-    if (path !== '/mcp') return sendJson(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
-
-    // DNS rebinding: a browser page on another site may reach this port under a name that resolves here.
-    const forbidden = hostProblem(req.headers.host, req.headers.origin, config.http.allowedHosts);
-    if (forbidden !== undefined) return sendJson(res, 403, rpcError(-32000, forbidden));
-    if (tokenDigest !== undefined && !hasToken(req, tokenDigest)) {
-      return sendJson(res, 401, rpcError(-32001, 'Unauthorized: send Authorization: Bearer <token>'), {
-        'www-authenticate': 'Bearer realm="graphql-mcp"',
-      });
-    }
-    let principal: Principal | undefined;
-    if (oauth !== undefined) {
-      const outcome = await oauth.authenticate(headerText(req, 'authorization'));
-      if (!('token' in outcome)) return refuse(res, outcome);
-      principal = outcome;
-      if (principal.subject !== undefined) entry.sub = principal.subject.slice(0, 100);
-    }
-    if (shuttingDown)
-      return sendJson(res, 503, rpcError(-32000, 'the server is shutting down'), { connection: 'close' });
-    // Stateless: there is no session to stream to or to delete.
-    if (req.method !== 'POST') {
-      return sendJson(
-        res,
-        405,
-        rpcError(-32000, 'Method not allowed: this stateless server takes POST only'),
-        {
-          allow: 'POST',
-        },
-      );
-    }
-    // Each request in flight holds its body and its GraphQL response: beyond the bound, come back later.
-    if (inFlight >= config.http.maxInFlight) {
-      req.resume();
-      return sendJson(
-        res,
-        503,
-        rpcError(-32000, `the server is busy (${config.http.maxInFlight} requests in flight); retry shortly`),
-        { 'retry-after': '1' },
-      );
-    }
-    inFlight++;
-    const body = { bytes: 0 };
-    try {
-      const message = await readJsonBody(req, body, held);
-      if (message === TOO_LARGE) {
-        return sendJson(res, 413, rpcError(-32600, `request body over ${MAX_BODY_BYTES} bytes`), {
-          connection: 'close',
-        });
-      }
-      if (message === BUSY) {
-        return sendJson(
-          res,
-          503,
-          rpcError(-32000, 'the server holds too many request bodies; retry shortly'),
-          {
-            connection: 'close',
-            'retry-after': '1',
-          },
-        );
-      }
-      if (message instanceof Error)
-        return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
-      // JSON-RPC batches left MCP in 2025-06-18: one message per request, so that one log line tells its method.
-      if (Array.isArray(message)) {
-        entry.rpc = 'batch';
-        return sendJson(
-          res,
-          400,
-          rpcError(
-            -32600,
-            'Invalid Request: JSON-RPC batches are not supported; send one message per request',
-          ),
-        );
-      }
-      describeCall(message, entry);
-      // A tool the token may not call: 403 naming the scope, so that a client can ask for it (step-up).
-      if (
-        oauth !== undefined &&
-        principal !== undefined &&
-        typeof entry.tool === 'string' &&
-        entry.rpc === 'tools/call'
-      ) {
-        if (!oauth.allows(principal, entry.tool))
-          return refuse(res, oauth.insufficientScope(oauth.scopesFor(entry.tool)));
-      }
-
-      const forwarded = forwardedHeaders((name) => headerText(req, name), config, principal?.token);
-      if (typeof forwarded === 'string') return sendJson(res, 400, rpcError(-32602, forwarded));
-      await exchange(req, res, message, principal === undefined ? undefined : authInfoOf(principal));
-    } finally {
-      inFlight--;
-      held.bytes -= body.bytes;
-    }
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -218,120 +165,4 @@ export async function serveHttp(
         hardStop.unref();
       }),
   };
-}
-
-/** A refusal of the resource server: its status, the WWW-Authenticate challenge, a JSON-RPC error body. */
-function refuse(res: ServerResponse, refusal: Refusal): void {
-  const headers: Record<string, string> =
-    refusal.challenge === undefined ? { 'retry-after': '5' } : { 'www-authenticate': refusal.challenge };
-  const code = refusal.status === 503 ? -32000 : -32001;
-  sendJson(
-    res,
-    refusal.status,
-    rpcError(
-      code,
-      `${refusal.status === 403 ? 'Forbidden' : refusal.status === 401 ? 'Unauthorized' : 'Unavailable'}: ${refusal.message}`,
-    ),
-    headers,
-  );
-}
-
-/** RFC 9728 protected resource metadata, readable from any origin (browser-based clients discover it). */
-function sendMetadata(req: IncomingMessage, res: ServerResponse, oauth: ResourceServer): void {
-  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };
-  if (req.method === 'OPTIONS') {
-    res.writeHead(204, cors);
-    return void res.end();
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD')
-    return sendJson(res, 405, { error: 'use GET' }, { allow: 'GET, HEAD, OPTIONS' });
-  sendJson(res, 200, oauth.metadata(), { ...cors, 'cache-control': 'public, max-age=3600' });
-}
-
-/** What the SDK passes to the server factory (authInfo) and its handlers (ctx.http.authInfo). */
-function authInfoOf(principal: Principal): AuthInfo {
-  return {
-    token: principal.token,
-    clientId: principal.clientId ?? '',
-    scopes: [...principal.scopes],
-    ...(principal.expiresAt !== undefined ? { expiresAt: principal.expiresAt } : {}),
-    extra: { subject: principal.subject },
-  };
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
-// Comparing digests of equal length in constant time: the token's length leaks nothing either.
-function hasToken(req: IncomingMessage, tokenDigest: Buffer): boolean {
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
-  return match !== null && timingSafeEqual(digest(match[1]!), tokenDigest);
-}
-
-/** The configured headers of this request, renamed as asked; never the MCP token (shared or OAuth). */
-function forwardedHeaders(
-  header: (name: string) => string | undefined,
-  config: Config,
-  accessToken?: string,
-): HeaderSet | string {
-  const headers = new HeaderSet();
-  for (const { from, to } of config.http.forwardHeaders) {
-    const text = header(from);
-    if (text === undefined) continue;
-    if (config.http.token !== undefined && text.includes(config.http.token)) continue;
-    if (accessToken !== undefined && text.includes(accessToken)) continue;
-    const problem = headers.trySet(to, text);
-    if (problem !== undefined) return `forwarded ${problem}`;
-  }
-  return headers;
-}
-
-const TOO_LARGE = Symbol('too large');
-const BUSY = Symbol('busy');
-
-/**
- * The body as JSON (or the parse error); TOO_LARGE or BUSY, leaving the rest unread, past either bound. Its
- * bytes are counted in `body` and in `held`; the caller takes them off `held` when the request ends.
- */
-async function readJsonBody(
-  req: IncomingMessage,
-  body: { bytes: number },
-  held: { bytes: number },
-): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of req) {
-      const length = (chunk as Buffer).length;
-      body.bytes += length;
-      held.bytes += length;
-      if (body.bytes > MAX_BODY_BYTES) return TOO_LARGE;
-      if (held.bytes > MAX_HELD_BYTES) return BUSY;
-      chunks.push(chunk as Buffer);
-    }
-    return JSON.parse(Buffer.concat(chunks, body.bytes).toString('utf8')) as unknown;
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-}
-
-// For the request log: which JSON-RPC method and tool, never the arguments.
-function describeCall(body: unknown, entry: Record<string, unknown>): void {
-  const message = body as { method?: unknown; params?: { name?: unknown } } | null;
-  if (typeof message?.method === 'string') entry.rpc = message.method.slice(0, 60);
-  if (typeof message?.params?.name === 'string') entry.tool = message.params.name.slice(0, 60);
-}
-
-function rpcError(code: number, message: string): unknown {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
 }

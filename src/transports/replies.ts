@@ -1,0 +1,108 @@
+import type { ServerResponse } from 'node:http';
+import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
+import type { Refusal } from '../auth/refusal.js';
+
+// Every answer the front gives on its own, before a request reaches the SDK: status, headers and body, in one
+// place to read against docs/contract.md. MCP clients get JSON-RPC error bodies (id null: the request was not
+// read as a message); /health and the metadata, plain JSON.
+
+/** An answer of the front: its status, a JSON body (none: an empty answer) and headers. */
+export interface Reply {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Writes a reply in one piece. */
+export function send(res: ServerResponse, { status, body, headers }: Reply): void {
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    return void res.end();
+  }
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function rpcError(status: number, code: number, message: string, headers?: Record<string, string>): Reply {
+  return {
+    status,
+    body: { jsonrpc: '2.0', error: { code, message }, id: null },
+    ...(headers && { headers }),
+  };
+}
+
+/** GET /health, for load balancers: 503 once shutting down. */
+export function health(method: string | undefined, stopping: boolean): Reply {
+  if (method !== 'GET' && method !== 'HEAD')
+    return { status: 405, body: { error: 'use GET' }, headers: { allow: 'GET, HEAD' } };
+  return { status: stopping ? 503 : 200, body: { status: stopping ? 'stopping' : 'ok' } };
+}
+
+/**
+ * RFC 9728 protected resource metadata, readable from any origin (browser-based clients discover it). Not the
+ * SDK's oauthMetadataResponse: it serves it at the audience's path only, and serves an authorization server's
+ * metadata that this server does not have.
+ */
+export function metadata(method: string | undefined, document: OAuthProtectedResourceMetadata): Reply {
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };
+  if (method === 'OPTIONS') return { status: 204, headers: cors };
+  if (method !== 'GET' && method !== 'HEAD')
+    return { status: 405, body: { error: 'use GET' }, headers: { allow: 'GET, HEAD, OPTIONS' } };
+  return { status: 200, body: document, headers: { ...cors, 'cache-control': 'public, max-age=3600' } };
+}
+
+export const NOT_FOUND: Reply = { status: 404, body: { error: 'not found; the MCP endpoint is /mcp' } };
+
+/** Host or Origin not allowed (DNS rebinding), saying which. */
+export function forbidden(problem: string): Reply {
+  return rpcError(403, -32000, problem);
+}
+
+/** A refusal of the authentication: its status, its challenge (or Retry-After), a JSON-RPC error body. */
+export function refused({ status, message, challenge }: Refusal): Reply {
+  const word = status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : 'Unavailable';
+  const headers: Record<string, string> =
+    challenge === undefined ? { 'retry-after': '5' } : { 'www-authenticate': challenge };
+  return rpcError(status, status === 503 ? -32000 : -32001, `${word}: ${message}`, headers);
+}
+
+export const STOPPING = rpcError(503, -32000, 'the server is shutting down', { connection: 'close' });
+
+export const POST_ONLY = rpcError(405, -32000, 'Method not allowed: this stateless server takes POST only', {
+  allow: 'POST',
+});
+
+/** Beyond --maxInFlight requests. */
+export function busy(maxInFlight: number): Reply {
+  return rpcError(503, -32000, `the server is busy (${maxInFlight} requests in flight); retry shortly`, {
+    'retry-after': '1',
+  });
+}
+
+/** A body over the bound of one request; the rest is left unread, so the connection closes. */
+export function tooLarge(maxBytes: number): Reply {
+  return rpcError(413, -32600, `request body over ${maxBytes} bytes`, { connection: 'close' });
+}
+
+/** Beyond the bytes of request bodies held at once, over all requests in flight. */
+export const HOLDING_TOO_MUCH = rpcError(
+  503,
+  -32000,
+  'the server holds too many request bodies; retry shortly',
+  { connection: 'close', 'retry-after': '1' },
+);
+
+export const NOT_JSON = rpcError(400, -32700, 'Parse error: the body is not JSON');
+
+export const BATCH = rpcError(
+  400,
+  -32600,
+  'Invalid Request: JSON-RPC batches are not supported; send one message per request',
+);
+
+/** A forwarded header that cannot be sent, saying which (never its value). */
+export function badForwardedHeader(problem: string): Reply {
+  return rpcError(400, -32602, problem);
+}
+
+export const INTERNAL_ERROR = rpcError(500, -32603, 'Internal server error');
