@@ -42,16 +42,24 @@ export interface BenchOptions {
   apiProcess: boolean;
   /** A directory for a V8 CPU profile of our server during the load. */
   cpuProf?: string;
+  /** The node binary every node-launched subject runs on (and npx, through PATH). */
+  node: string;
+  /** Another commit of ours, built and measured beside this checkout's build. */
+  baseline?: string;
+  /** Measures the start-up of ours and of `npx -y` peers through npx as well. */
+  npx: boolean;
   quick: boolean;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
 
 Measures the built dist/cli.cjs over stdio with the MCP SDK client against a local GraphQL server,
-next to bare node, direct POSTs to the same server and any peers, and prints one table (docs/benchmarks.md).
+next to bare node, direct POSTs to the same server, the SDK floor and any peers (docs/benchmarks.md).
+Every subject is launched with node on its bin; ours and every 'npx -y PACKAGE' peer are launched through
+npx as well (ours from a tarball packed into .bench/), for the start-up figures.
 
-  --quick                    a short run (about 15 s): fewer rounds and calls
-  --rounds N                 cold-start rounds (default 80)
+  --quick                    a short run (about a minute): fewer rounds and calls
+  --rounds N                 start-up rounds (default 50)
   --warmup N                 warm-up calls per subject (default 200)
   --calls N                  measured sequential calls per subject (default 2000)
   --throughput-calls N       calls per subject at --concurrency in flight (default 4000)
@@ -60,7 +68,9 @@ next to bare node, direct POSTs to the same server and any peers, and prints one
   --introspect-repeats N     repeated introspections per process (default 10)
   --query DOC                the small query (default '{ books { title } }')
   --peer CMD                 another MCP server command to measure beside ours (repeatable); {url} in
-                             it is replaced by the GraphQL endpoint
+                             it is replaced by the GraphQL endpoint. 'npx -y PACKAGE ARGS' is measured
+                             both through npx and with node on the package's bin, installed into
+                             .bench/peers; any other command as given
   --peer-env NAME=VALUE      an environment variable for the last --peer ({url} replaced likewise)
   --peer-name NAME           its name in the table (default: the command)
   --peer-query-tool NAME     its query tool (default: found from tools/list)
@@ -69,9 +79,15 @@ next to bare node, direct POSTs to the same server and any peers, and prints one
                              which also sends the direct POSTs)
   --cpu-prof DIR             write a V8 CPU profile of our server under load to DIR, and summarise it
   --json FILE                write the raw figures to FILE
+  --baseline REF             also build commit REF of this repository (into .bench/baseline) and measure
+                             it beside this checkout's dist/cli.cjs in the same rounds: before and after
+  --node PATH                the node binary to launch every subject with (default: the bench's own);
+                             npx runs on it too, being first on PATH
+  --no-npx                   skip the launches through npx (start-up with node only)
   -h, --help                 this text
 
-Example: npm run bench -- --peer 'npx -y mcp-graphql@2.0.4' --peer-env ENDPOINT={url}`;
+Example: npm run bench -- --peer 'npx -y mcp-graphql@2.0.4' --peer-env 'ENDPOINT={url}' \\
+           --peer-name mcp-graphql --baseline main`;
 
 export class OptionsError extends Error {}
 
@@ -79,7 +95,7 @@ export class OptionsError extends Error {}
 export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const quick = argv.includes('--quick');
   const options: BenchOptions = {
-    rounds: quick ? 5 : 80,
+    rounds: quick ? 5 : 50,
     warmup: quick ? 50 : 200,
     calls: quick ? 300 : 2000,
     latencyRounds: quick ? 5 : 40,
@@ -91,6 +107,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     query: '{ books { title } }',
     peers: [],
     apiProcess: false,
+    node: process.execPath,
+    npx: true,
     quick,
   };
   const lastPeer = (name: string): PeerSpec => {
@@ -170,6 +188,15 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
         break;
       case '--json':
         options.json = value();
+        break;
+      case '--baseline':
+        options.baseline = value();
+        break;
+      case '--node':
+        options.node = value();
+        break;
+      case '--no-npx':
+        options.npx = false;
         break;
       default:
         throw new OptionsError(`unknown option ${name}`);

@@ -14,6 +14,8 @@ export interface ServerCommand {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Its working directory; the bench's when not given. */
+  cwd?: string;
   /** The tool that runs a query; found from tools/list when not given. */
   queryTool?: string;
   /** The tool that introspects; found from tools/list when not given. */
@@ -130,9 +132,14 @@ export interface ScriptProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `script` (relative to `root`) with tsx; it prints its URL as its first line on stdout. */
-export async function startScript(root: string, script: string, args: string[] = []): Promise<ScriptProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+/** Starts `script` (relative to `root`) with tsx on `node`; it prints its URL as its first line on stdout. */
+export async function startScript(
+  root: string,
+  script: string,
+  args: string[] = [],
+  node = process.execPath,
+): Promise<ScriptProcess> {
+  const child = spawn(node, ['--import', 'tsx', join(root, script), ...args], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -164,10 +171,10 @@ export function cpuMsOf(pid: number): number {
 }
 
 /** Spawns `node -e ""` and waits for it to exit: the floor of any Node.js server's start-up. */
-export async function bareNodeMs(): Promise<number> {
+export async function bareNodeMs(node: string): Promise<number> {
   const t0 = performance.now();
   // The same spawn as the SDK's transport: piped stdio, the transport's default environment.
-  const child = spawn(process.execPath, ['-e', ''], {
+  const child = spawn(node, ['-e', ''], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: getDefaultEnvironment(),
   });
@@ -204,6 +211,7 @@ export async function openSession(server: ServerCommand): Promise<Session> {
     command: server.command,
     args: server.args,
     env: server.env,
+    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
     stderr: 'pipe',
   });
   // Kept short: only for reporting why a server failed.

@@ -124,7 +124,7 @@ export async function profileServer(
   const bundle = await bundleForProfile(root, dir);
   const before = new Set(readdirSync(dir));
   const session = await openSession({
-    command: process.execPath,
+    command: options.node,
     args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', bundle, `--endpoint=${api.url}`],
     env: {},
   });

@@ -24,6 +24,8 @@ export interface RemoteOptions {
   readonly calls: number;
   readonly throughputCalls: number;
   readonly rounds: number;
+  /** The node binary that runs the server and the pass-through (bench --node); the bench's own by default. */
+  readonly node?: string;
 }
 
 export const REMOTE_DEFAULTS: RemoteOptions = {
@@ -72,8 +74,11 @@ function poster(
 }
 
 /** The server in remote mode, on a free port; resolves with its URL and PID. */
-async function startRemote(apiUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, '--transport=http', '--port=0', `--endpoint=${apiUrl}`], {
+async function startRemote(
+  apiUrl: string,
+  node: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(node, [CLI, '--transport=http', '--port=0', `--endpoint=${apiUrl}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   track(child.pid);
@@ -108,14 +113,15 @@ async function startRemote(apiUrl: string): Promise<{ url: string; pid: number; 
 
 /** Lines of figures: p50 and throughput of each entrant, the ratios and whether the targets are met. */
 export async function measureRemote(api: Api, options: RemoteOptions = REMOTE_DEFAULTS): Promise<string[]> {
+  const node = options.node ?? process.execPath;
   const stdio = await openSession({
-    command: process.execPath,
+    command: node,
     args: [CLI, `--endpoint=${api.url}`],
     env: {},
   });
-  const remote = await startRemote(api.url);
+  const remote = await startRemote(api.url, node);
   // The bare pass-through (bench/bare-proxy.ts), in a process of its own.
-  const bare = await startScript(root, 'bench/bare-proxy.ts', [api.url]);
+  const bare = await startScript(root, 'bench/bare-proxy.ts', [api.url], node);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   try {
     const call = JSON.stringify({
