@@ -10,7 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { countTokens } from 'gpt-tokenizer';
 import { isIntrospectionType, isSpecifiedScalarType, printSchema } from 'graphql';
 import { parseCommand } from '../src/config.ts';
-import { runIntrospect } from '../src/tools/graphql-introspect.ts';
+import { runIntrospect } from '../src/tools/introspect.ts';
 import {
   introspectionRequests,
   loadGitHubSchema,

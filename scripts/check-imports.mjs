@@ -2,8 +2,14 @@
 //   1. no import cycle among the modules of src/ (type-only imports count: a cycle of types is a cycle of ideas);
 //   2. src/graphql/ and src/http/ know nothing of MCP, the tools, the transports or the options: they import
 //      nothing from src/tools/, src/transports/, src/auth/, src/server.ts, src/cli.ts, src/config.ts,
-//      src/options.ts, nor any @modelcontextprotocol package.
-// Prints each violation with the chain of files, and exits 1 when there is one.
+//      src/options.ts, src/schema-answers/ (what the tools answer), nor any @modelcontextprotocol package;
+//   3. start-up loads no graphql-js: nothing that src/cli.ts reaches through static imports imports `graphql` at
+//      run time (what needs it is loaded with import() on first use);
+//   4. the tools' lazily loaded parts (what src/tools/, src/resources/ and src/cli.ts load with import(), but the
+//      remote-mode stack of src/transports/, whose HTTP front is the SDK's) import neither zod nor the MCP SDK at
+//      run time, directly or through their static imports: the bundler would then initialise them lazily too,
+//      while the SDK, loaded at start-up, already uses them (start-up fails with "ZodLazy is not a constructor").
+// Prints each violation, and exits 1 when there is one.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,19 +27,56 @@ function sources(dir) {
   });
 }
 
-/** A file's imports: relative ones resolved to repository paths, packages by name. */
+/** Where an import leads: a relative one resolved to a repository path, a package by name. */
+function target(file, specifier) {
+  return specifier.startsWith('.')
+    ? relative(root, resolve(dirname(join(root, file)), specifier)).replace(/\.js$/, '.ts')
+    : specifier;
+}
+
+/** A file's imports: every one (`all`), those that run (`runtime`: not type-only), and those of import(). */
 function importsOf(file) {
-  const text = readFileSync(join(root, file), 'utf8');
-  const { importedFiles } = ts.preProcessFile(text, true, true);
-  return importedFiles.map(({ fileName }) =>
-    fileName.startsWith('.')
-      ? relative(root, resolve(dirname(join(root, file)), fileName)).replace(/\.js$/, '.ts')
-      : fileName,
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest);
+  const all = [];
+  const runtime = [];
+  const dynamic = [];
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      const to = target(file, node.moduleSpecifier.text);
+      all.push(to);
+      if (!typeOnly(node)) runtime.push(to);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [specifier] = node.arguments;
+      if (specifier && ts.isStringLiteral(specifier)) {
+        all.push(target(file, specifier.text));
+        dynamic.push(target(file, specifier.text));
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { all, runtime, dynamic };
+}
+
+/** `import type …`, `import { type A, type B }`, `export type …`: gone at run time. */
+function typeOnly(node) {
+  if (ts.isExportDeclaration(node)) return node.isTypeOnly;
+  const clause = node.importClause;
+  if (clause === undefined) return false;
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return (
+    clause.name === undefined &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((element) => element.isTypeOnly)
   );
 }
 
 const files = sources(src);
-const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const modules = new Map(files.map((file) => [file, importsOf(file)]));
+const graph = new Map(files.map((file) => [file, modules.get(file).all]));
 const problems = [];
 
 // 1. Cycles: Tarjan's strongly connected components; any component of two or more files is a cycle.
@@ -76,6 +119,7 @@ const FORBIDDEN = [
   'src/cli.ts',
   'src/config.ts',
   'src/options.ts',
+  'src/schema-answers/',
 ];
 for (const [file, imports] of graph) {
   if (!LOWER.some((layer) => file.startsWith(layer))) continue;
@@ -88,6 +132,38 @@ for (const [file, imports] of graph) {
   }
 }
 
+// 3. and 4. What runs at start-up, and what is loaded later.
+/** Every file `roots` reach through run-time static imports, with the packages each imports. */
+function reach(roots) {
+  const seen = new Set();
+  const pending = [...roots];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (seen.has(file) || !modules.has(file)) continue;
+    seen.add(file);
+    for (const next of modules.get(file).runtime) if (modules.has(next)) pending.push(next);
+  }
+  return seen;
+}
+const packagesOf = (file) => modules.get(file).runtime.filter((to) => !modules.has(to));
+for (const file of reach(['src/cli.ts'])) {
+  if (packagesOf(file).includes('graphql')) {
+    problems.push(`start-up: ${file} imports graphql, and src/cli.ts reaches it without import()`);
+  }
+}
+const lazyRoots = [...new Set([...modules.values()].flatMap((module) => module.dynamic))].filter(
+  (to) => modules.has(to) && !to.startsWith('src/transports/'),
+);
+for (const file of reach(lazyRoots)) {
+  const eager = packagesOf(file).filter((to) => to === 'zod' || to.startsWith('@modelcontextprotocol/'));
+  for (const name of eager) {
+    problems.push(`lazy loading: ${file} imports ${name} at run time, and is loaded with import()`);
+  }
+}
+
 for (const problem of problems) process.stderr.write(`${problem}\n`);
 if (problems.length > 0) process.exit(1);
-process.stdout.write(`imports: ${files.length} modules, no cycle, layers respected\n`);
+process.stdout.write(
+  `imports: ${files.length} modules, no cycle, layers respected, no graphql-js at start-up, ` +
+    `${lazyRoots.length} lazily loaded modules free of zod and the SDK\n`,
+);

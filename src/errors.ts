@@ -1,6 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
-
-/** The error codes of the contract (DESIGN.md), one per way a call can fail. */
+/** The error codes of the contract (docs/contract.md, docs/errors.md), one per way a call can fail. */
 export type ErrorCode =
   | 'INVALID_INPUT'
   | 'ENDPOINT_NOT_ALLOWED'
@@ -20,13 +18,14 @@ export type ErrorCode =
   | 'INTROSPECTION_FAILED'
   | 'CANCELLED';
 
-/** A failure the model can act on: becomes an `isError` result whose text starts with its code. */
+/**
+ * A failure the model can act on, with its stable code: every step of a call throws one, and the tools turn it
+ * into an `isError` result whose text starts with the code (src/tools/call.ts).
+ */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
   /** The HTTP status the endpoint answered with, when the failure is its answer. */
   readonly status: number | undefined;
-  /** An answer worth repeating for a while instead of asking again (introspection turned off). */
-  remember = false;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -37,10 +36,7 @@ export class ToolError extends Error {
   }
 }
 
-/** `CODE: message` as an error result, with any notes as further text contents. */
-export function errorResult(error: ToolError, notes: readonly string[] = []): CallToolResult {
-  return {
-    content: [`${error.code}: ${error.message}`, ...notes].map((text) => ({ type: 'text', text })),
-    isError: true,
-  };
+/** The client cancelled the call (notifications/cancelled, or its connection went away). */
+export function cancelled(): ToolError {
+  return new ToolError('CANCELLED', 'the client cancelled the call');
 }

@@ -54,10 +54,9 @@ export async function prepare(config: Config): Promise<Prepared> {
 /** The schema operations are checked against: the file's, else the default endpoint's. */
 async function schemaOf(config: Config): Promise<GraphQLSchema> {
   if (config.schema !== undefined) return buildSchemaOf(config.schema, true);
-  const steps = await import('./tools/pipeline.js');
   const hide = Redactor.of([config.headers], configuredUrls(config));
   try {
-    const { schema } = await loadSchema(steps, config, {
+    const { schema } = await loadSchema(config, {
       endpoint: config.endpoint,
       headers: config.headers,
       redact: (text) => hide.text(text),

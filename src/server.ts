@@ -5,9 +5,9 @@ import { featureCapabilities, featuresOf, registerFeatures } from './features.js
 import type { LiveOperations } from './operations/live.js';
 import type { PromptDefinition } from './prompts/prompt.js';
 import { Confirmer } from './tools/confirmation.js';
-import { registerGraphQLIntrospect } from './tools/graphql-introspect.js';
-import { registerGraphQLQuery } from './tools/graphql-query.js';
-import { OperationTools } from './tools/operation-tools.js';
+import { registerGraphQLIntrospect } from './tools/introspect.js';
+import { OperationTools } from './tools/operations.js';
+import { registerGraphQLQuery } from './tools/query.js';
 import { VERSION } from './version.js';
 
 const INSTRUCTIONS =

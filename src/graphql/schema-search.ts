@@ -1,18 +1,7 @@
 import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLNamedType } from 'graphql';
-import { formatPath, type PathStep } from './schema-paths.js';
+import type { PathStep } from './schema-paths.js';
 import type { SchemaView } from './schema-view.js';
-import {
-  count,
-  enumValueLine,
-  fieldSignature,
-  firstSentence,
-  formatNumber,
-  inputValueLine,
-  kindOf,
-  stringLiteral,
-  typeHeader,
-} from './sdl-lines.js';
-import { clampText, joinBlocks, listWithin } from './text-budget.js';
+import { enumValueLine, fieldSignature, inputValueLine } from './sdl-lines.js';
 import { createYielder, mapSliced } from '../time-slice.js';
 
 // Search over a schema's names and descriptions, for a model that knows what it wants ("the issues of a
@@ -339,82 +328,4 @@ function pathOf(
     field,
   };
   return [...toType, step];
-}
-
-/**
- * The answer to a search: a line saying what was found and what is shown, then each hit with its path from
- * a root field, its description's first sentence and its SDL line; at most `maxChars` long.
- */
-export function renderSearch(
-  search: string,
-  terms: readonly string[],
-  found: SearchResult,
-  maxChars: number,
-): string {
-  const quoted = stringLiteral(search.trim());
-  if (found.total === 0) {
-    return clampText(
-      `# search ${quoted}: no type or field has ${terms.length > 1 ? 'any of these words' : 'this word'} ` +
-        'in its name or description. Try another word (a synonym, a shorter word), or read the overview ' +
-        '(call without typeNames and search).',
-      maxChars,
-    );
-  }
-  const blocks = found.hits.map(renderHit);
-  // The most blocks that fit together with the line that says how many are shown.
-  for (let shown = blocks.length; ; shown--) {
-    const cut = shown < blocks.length;
-    const text = joinBlocks([summary(quoted, terms, found, shown, cut, maxChars), ...blocks.slice(0, shown)]);
-    if (text.length <= maxChars || shown === 0) return clampText(text, maxChars);
-  }
-}
-
-function summary(
-  quoted: string,
-  terms: readonly string[],
-  found: SearchResult,
-  shown: number,
-  cut: boolean,
-  maxChars: number,
-): string {
-  const { total, entries } = found;
-  const grouped =
-    entries < total
-      ? `, ${formatNumber(entries)} entries (the same member on several types is one entry)`
-      : '';
-  const what = found.all
-    ? `${matches(total)}${grouped}`
-    : `nothing has all of the words ${terms.join(', ')}; ${matches(total)}${grouped} with the most of them`;
-  let showing =
-    shown === entries ? (entries === 1 ? '' : ', best first') : `; the best ${formatNumber(shown)} shown`;
-  if (cut) showing += ` (cut to fit the ${formatNumber(maxChars)}-character limit, --maxSchemaChars)`;
-  const narrow = shown < entries ? ' More words narrow the search.' : '';
-  const examples = found.hits
-    .slice(0, 2)
-    .map((hit) => JSON.stringify(hit.coordinate))
-    .join(', ');
-  return `# search ${quoted}: ${what}${showing}.${narrow} Full definitions: typeNames: [${examples}].`;
-}
-
-function matches(n: number): string {
-  return `${formatNumber(n)} ${n === 1 ? 'match' : 'matches'}`;
-}
-
-function renderHit(hit: SearchHit): string {
-  const where =
-    hit.path === undefined
-      ? 'no path from a root field'
-      : hit.path.length === 0
-        ? 'a root type'
-        : `path: ${formatPath(hit.path)}`;
-  const label = hit.kind === 'type' ? `${hit.coordinate} (${kindOf(hit.type)})` : hit.coordinate;
-  const lines = [`# ${label} — ${where}`];
-  const description = firstSentence(hit.description);
-  if (description !== '') lines.push(stringLiteral(description));
-  lines.push(hit.kind === 'type' ? typeHeader(hit.type) : hit.line!);
-  if (hit.alsoOn.length > 0) {
-    const { text } = listWithin(hit.alsoOn, 240);
-    lines.push(`# also on ${count(hit.alsoOn.length, 'more type')}: ${text}`);
-  }
-  return lines.join('\n');
 }

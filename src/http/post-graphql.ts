@@ -7,7 +7,7 @@ import {
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { ToolError } from '../errors.js';
+import { cancelled, ToolError } from '../errors.js';
 import { letInputIn } from '../time-slice.js';
 import { VERSION } from '../version.js';
 import { describeEndpoint } from './endpoint.js';
@@ -125,7 +125,7 @@ export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLRespo
   } catch (error) {
     const reason = stop.reason;
     if (reason instanceof ToolError) throw reason;
-    if (reason instanceof Cancelled) throw new ToolError('CANCELLED', 'the client cancelled the call');
+    if (reason instanceof Cancelled) throw cancelled();
     if (error instanceof ToolError) throw error;
     throw networkError(request.endpoint, error);
   } finally {

@@ -15,10 +15,9 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { measureComplexity } from '../graphql/complexity.js';
-import { analyseDocument } from '../graphql/operation.js';
+import { analyseDocument, type AnalysedDocument } from '../graphql/operation.js';
 import { located } from '../graphql/schema-file.js';
 import { hintsForMessages } from '../graphql/validate.js';
-import type { FixedOperation } from '../tools/graphql-query.js';
 import { variablesSchema } from './input-schema.js';
 
 // --operations: the operator's own GraphQL operations, each named one a tool with typed inputs. Everything is
@@ -34,6 +33,15 @@ const EXTENSIONS = new Set(['.graphql', '.gql']);
 /** A problem with the operation files: one line, naming the file (and line and column when known). */
 export class OperationsError extends Error {
   override readonly name = 'OperationsError';
+}
+
+/** An operation from the operator's files: its document (with the fragments it uses), analysed. */
+export interface FixedOperation {
+  readonly name: string;
+  readonly document: AnalysedDocument;
+  readonly operation: OperationDefinitionNode;
+  /** Whether the user confirms it before it runs (a mutation not marked as needing no question). */
+  readonly confirm: boolean;
 }
 
 /** One operation tool. */

@@ -12,8 +12,7 @@ import type { Config } from '../config.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import { Redactor } from '../redaction/redactor.js';
 import { configuredUrls } from '../security.js';
-import { runIntrospect } from '../tools/graphql-introspect.js';
-import { loadSchema } from '../tools/schema-source.js';
+import { runIntrospect } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 
 /** The built-in scalars every schema has: no one asks to read them. */
@@ -99,9 +98,9 @@ async function readIntrospection(
 async function completeTypeName(config: Config, value: string): Promise<string[]> {
   let names: string[];
   try {
-    const steps = await import('../tools/pipeline.js');
+    const { loadSchema } = await import('../tools/schema-source.js');
     const hide = Redactor.of([config.headers], configuredUrls(config));
-    const { schema } = await loadSchema(steps, config, {
+    const { schema } = await loadSchema(config, {
       endpoint: config.endpoint,
       headers: config.headers,
       redact: (text) => hide.text(text),

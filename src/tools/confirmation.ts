@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import type { Era } from '../diagnostics.js';
-import { ToolError } from '../errors.js';
+import { cancelled, ToolError } from '../errors.js';
 
 // The person decides: a mutation the model allowed runs only once the user has said yes through the client.
 // A 2025-era client is asked with elicitation/create while the call waits; a 2026-07-28 client gets an
@@ -96,7 +96,7 @@ export class Confirmer {
         { timeout: this.config.confirmTimeout * 1000, signal: ctx.mcpReq.signal },
       );
     } catch (error) {
-      if (ctx.mcpReq.signal.aborted) throw new ToolError('CANCELLED', 'the client cancelled the call');
+      if (ctx.mcpReq.signal.aborted) throw cancelled();
       const timedOut = /timed? ?out/i.test(error instanceof Error ? error.message : '');
       return {
         kind: 'refuse',

@@ -5,13 +5,22 @@
 import type { IntrospectionQuery } from 'graphql';
 import type { Config } from '../config.js';
 import { ToolError } from '../errors.js';
-import type { SchemaCache } from '../graphql/schema-cache.js';
-import type { IntrospectedSchema } from '../graphql/schema-view.js';
+import {
+  BASIC_INTROSPECTION_QUERY,
+  errorCodes,
+  errorMessages,
+  INTROSPECTION_QUERY,
+  introspectionDisabled,
+  introspectionOf,
+  isAuthFailure,
+  lacksNewerFields,
+} from '../graphql/schema.js';
+import { SchemaCache } from '../graphql/schema-cache.js';
+import { IntrospectedSchema } from '../graphql/schema-view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { HeaderSet } from '../http/headers.js';
+import { postGraphQL } from '../http/post-graphql.js';
 import { credentialAdvice, redirectCheck } from '../security.js';
-
-type Steps = typeof import('./pipeline.js');
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
 export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
@@ -22,12 +31,14 @@ const processCaches = new Map<number, SchemaCache<IntrospectedSchema>>();
 /** Refusals remembered at most. */
 const MAX_REFUSALS = 256;
 const refusals = new Map<string, { readonly error: ToolError; readonly until: number }>();
+/** Failures worth repeating for a while instead of asking again: introspection turned off. */
+const lasting = new WeakSet<ToolError>();
 
 /** The cache that the servers of this process with this config share. */
-export function sharedSchemaCache(steps: Steps, config: Config): SchemaCache<IntrospectedSchema> {
+export function sharedSchemaCache(config: Config): SchemaCache<IntrospectedSchema> {
   let cache = processCaches.get(config.schemaTtl);
   if (cache === undefined) {
-    cache = new steps.SchemaCache({ ttlMs: config.schemaTtl * 1000 });
+    cache = new SchemaCache({ ttlMs: config.schemaTtl * 1000 });
     processCaches.set(config.schemaTtl, cache);
   }
   return cache;
@@ -43,14 +54,13 @@ export interface SchemaRequest {
 
 /** The endpoint's schema, from the cache or fetched (one fetch per endpoint and headers while fresh). */
 export async function loadSchema(
-  steps: Steps,
   config: Config,
   request: SchemaRequest,
   signal?: AbortSignal,
 ): Promise<{ schema: IntrospectedSchema; key: string }> {
-  const fromFile = fileSchema(steps, config, request.endpoint);
+  const fromFile = fileSchema(config, request.endpoint);
   if (fromFile !== undefined) return { schema: fromFile, key: FILE_KEY };
-  const schemas = sharedSchemaCache(steps, config);
+  const schemas = sharedSchemaCache(config);
   const key = keyOf(schemas, request.endpoint, request.headers);
   const refused = refusals.get(key);
   if (refused !== undefined) {
@@ -61,14 +71,12 @@ export async function loadSchema(
     key,
     async (loadSignal) => {
       try {
-        const fetched = new steps.IntrospectedSchema(
-          await fetchIntrospection(steps, config, request, loadSignal),
-        );
+        const fetched = new IntrospectedSchema(await fetchIntrospection(config, request, loadSignal));
         // A schema that cannot be read is a failure, and failures are not kept.
         await fetched.view(false);
         return fetched;
       } catch (error) {
-        if (error instanceof ToolError && error.remember) {
+        if (error instanceof ToolError && lasting.has(error)) {
           // Per-call headers make new keys at will: the memory is bounded, oldest first out.
           if (refusals.size >= MAX_REFUSALS) refusals.delete(refusals.keys().next().value as string);
           refusals.set(key, { error, until: performance.now() + REFUSAL_MEMORY_MS });
@@ -83,14 +91,13 @@ export async function loadSchema(
 
 /** The schema already fetched for this endpoint and these headers, if it is fresh; never fetches. */
 export function knownSchema(
-  steps: Steps,
   config: Config,
   endpoint: URL,
   headers: HeaderSet,
 ): IntrospectedSchema | undefined {
-  const fromFile = fileSchema(steps, config, endpoint);
+  const fromFile = fileSchema(config, endpoint);
   if (fromFile !== undefined) return fromFile;
-  const schemas = sharedSchemaCache(steps, config);
+  const schemas = sharedSchemaCache(config);
   // Every query asks: without a schema fetched, that costs nothing.
   if (schemas.size === 0) return undefined;
   return schemas.peek(keyOf(schemas, endpoint, headers));
@@ -118,11 +125,11 @@ const fileSchemas = new WeakMap<object, IntrospectedSchema>();
  * The schema given with --schema, for the default endpoint (whatever headers are sent: the operator says
  * this is its schema); prepared once per process and shared by every server.
  */
-function fileSchema(steps: Steps, config: Config, endpoint: URL): IntrospectedSchema | undefined {
+function fileSchema(config: Config, endpoint: URL): IntrospectedSchema | undefined {
   if (config.schema === undefined || endpoint.href !== config.endpoint.href) return undefined;
   let schema = fileSchemas.get(config.schema);
   if (schema === undefined) {
-    schema = new steps.IntrospectedSchema(config.schema);
+    schema = new IntrospectedSchema(config.schema);
     fileSchemas.set(config.schema, schema);
   }
   return schema;
@@ -130,73 +137,69 @@ function fileSchema(steps: Steps, config: Config, endpoint: URL): IntrospectedSc
 
 /** The introspection result: the full query, or the basic one for servers that predate its fields. */
 async function fetchIntrospection(
-  steps: Steps,
   config: Config,
   { endpoint, headers, redact }: SchemaRequest,
   signal: AbortSignal,
 ): Promise<IntrospectionQuery> {
   const introspect = (query: string) =>
-    steps
-      .postGraphQL({
-        endpoint,
-        headers,
-        body: JSON.stringify({ query }),
-        timeoutMs: config.timeout,
-        maxBytes: MAX_INTROSPECTION_BYTES,
-        signal,
-        retryable: true,
-        checkHop: redirectCheck(config, endpoint),
-        redact,
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ToolError && error.status !== undefined) {
-          throw withAdvice(error, config, endpoint, headers);
-        }
-        throw error;
-      });
+    postGraphQL({
+      endpoint,
+      headers,
+      body: JSON.stringify({ query }),
+      timeoutMs: config.timeout,
+      maxBytes: MAX_INTROSPECTION_BYTES,
+      signal,
+      retryable: true,
+      checkHop: redirectCheck(config, endpoint),
+      redact,
+    }).catch((error: unknown) => {
+      if (error instanceof ToolError && error.status !== undefined) {
+        throw withAdvice(error, config, endpoint, headers);
+      }
+      throw error;
+    });
 
-  let answer = await introspect(steps.INTROSPECTION_QUERY);
+  let answer = await introspect(INTROSPECTION_QUERY);
   // Older servers reject the newer introspection fields: only then is it worth asking again.
-  if (steps.introspectionOf(answer.result) === undefined && steps.lacksNewerFields(answer.result)) {
-    answer = await introspect(steps.BASIC_INTROSPECTION_QUERY);
+  if (introspectionOf(answer.result) === undefined && lacksNewerFields(answer.result)) {
+    answer = await introspect(BASIC_INTROSPECTION_QUERY);
   }
-  const introspection = steps.introspectionOf(answer.result);
+  const introspection = introspectionOf(answer.result);
   if (introspection !== undefined) return introspection;
-  throw introspectionFailure(steps, config, endpoint, headers, answer);
+  throw introspectionFailure(config, endpoint, headers, answer);
 }
 
 /** INTROSPECTION_FAILED keeping the status and codes, with what to do about it. */
 function introspectionFailure(
-  steps: Steps,
   config: Config,
   endpoint: URL,
   headers: HeaderSet,
   { status, result }: { status: number; result: Record<string, unknown> },
 ): ToolError {
   const where = describeEndpoint(endpoint);
-  const codes = steps.errorCodes(result);
+  const codes = errorCodes(result);
   const how = `HTTP ${status}${codes.length > 0 ? `, ${codes.join(', ')}` : ''}`;
-  if (steps.isAuthFailure(status, codes)) {
+  if (isAuthFailure(status, codes)) {
     return new ToolError(
       'INTROSPECTION_FAILED',
-      `${where} refused introspection (${how}): ${steps.errorMessages(result)}. ${credentialAdvice(config, endpoint, headers)}`,
+      `${where} refused introspection (${how}): ${errorMessages(result)}. ${credentialAdvice(config, endpoint, headers)}`,
     );
   }
-  if (steps.introspectionDisabled(result)) {
+  if (introspectionDisabled(result)) {
     const error = new ToolError(
       'INTROSPECTION_FAILED',
-      `${where} has introspection turned off (${how}): ${steps.errorMessages(result).slice(0, 300)}. It does ` +
+      `${where} has introspection turned off (${how}): ${errorMessages(result).slice(0, 300)}. It does ` +
         'not publish its schema. graphql_query still works: run queries whose fields you know (from ' +
         "documentation or earlier results). For schema help, the server's operator can give it the schema in a " +
         `file (--schema=<file>: the SDL or an introspection result). This answer is remembered for ` +
         `${REFUSAL_MEMORY_MS / 1000} s.`,
     );
-    error.remember = true;
+    lasting.add(error);
     return error;
   }
   return new ToolError(
     'INTROSPECTION_FAILED',
-    `${where} answered introspection with errors (${how}): ${steps.errorMessages(result)}`,
+    `${where} answered introspection with errors (${how}): ${errorMessages(result)}`,
   );
 }
 

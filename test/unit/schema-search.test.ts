@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema, introspectionFromSchema } from 'graphql';
+import { renderSearch } from '../../src/schema-answers/search.ts';
 import {
-  renderSearch,
   searchIndexOf,
   searchSchema,
   searchTerms,

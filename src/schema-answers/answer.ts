@@ -1,8 +1,9 @@
-import { renderOverview } from './schema-overview.js';
-import { renderSearch, searchIndexOf, searchSchema, searchTerms } from './schema-search.js';
-import { renderTypes, resolveTypeNames } from './schema-types.js';
-import type { IntrospectedSchema, SchemaView } from './schema-view.js';
-import { stringLiteral } from './sdl-lines.js';
+import { renderOverview } from './overview.js';
+import { searchIndexOf, searchSchema, searchTerms } from '../graphql/schema-search.js';
+import { renderSearch } from './search.js';
+import { renderTypes, resolveTypeNames } from './types.js';
+import type { IntrospectedSchema, SchemaView } from '../graphql/schema-view.js';
+import { stringLiteral } from '../graphql/sdl-lines.js';
 import { BLOCK_SEPARATOR, clampText } from './text-budget.js';
 
 // What graphql_introspect answers, within a character budget:

@@ -1,11 +1,12 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
-import type { Confirmer } from './confirmation.js';
-import { errorResult, ToolError } from '../errors.js';
+import { ToolError } from '../errors.js';
 import type { OperationSet, OperationTool } from '../operations/load.js';
-import { outputSchema, runOperation } from './graphql-query.js';
+import { Call, guarded } from './call.js';
+import type { Confirmer } from './confirmation.js';
 import { advertisedJson } from './input.js';
+import { outputSchema } from './query.js';
 
 /**
  * The operator's operations (--operations) as tools of one server. `show` makes the server offer exactly a
@@ -60,10 +61,14 @@ export class OperationTools {
   }
 
   async #run(set: OperationSet, tool: OperationTool, args: Record<string, unknown>, context: ServerContext) {
-    const variables = set.variablesOf(tool, args);
-    if (typeof variables === 'string') return errorResult(new ToolError('INVALID_INPUT', variables));
-    return runOperation(this.config, tool, variables, context.mcpReq.signal, (mutation) =>
-      this.confirmer.decide(context, mutation),
-    );
+    const call = new Call(this.config);
+    return guarded(call, async () => {
+      const variables = set.variablesOf(tool, args);
+      if (typeof variables === 'string') throw new ToolError('INVALID_INPUT', variables);
+      const { runOperation } = await import('./query-run.js');
+      return runOperation(this.config, tool, variables, call, context.mcpReq.signal, (mutation) =>
+        this.confirmer.decide(context, mutation),
+      );
+    });
   }
 }

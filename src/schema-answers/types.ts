@@ -14,10 +14,10 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { ToolError } from '../errors.js';
-import { suggestNames } from './name-suggestions.js';
-import { formatPath, type PathStep } from './schema-paths.js';
-import type { SchemaView } from './schema-view.js';
-import { firstSentence, formatNumber } from './sdl-lines.js';
+import { suggestNames } from '../graphql/name-suggestions.js';
+import { formatPath, type PathStep } from '../graphql/schema-paths.js';
+import type { SchemaView } from '../graphql/schema-view.js';
+import { firstSentence, formatNumber } from '../graphql/sdl-lines.js';
 import { BLOCK_SEPARATOR, clampText, joinBlocks, listWithin } from './text-budget.js';
 
 // `typeNames` asks for the full SDL of named types, as printSchema prints them. A name may also be a schema

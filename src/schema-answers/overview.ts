@@ -7,8 +7,8 @@ import {
   kindOf,
   stringLiteral,
   type TypeKind,
-} from './sdl-lines.js';
-import type { SchemaView } from './schema-view.js';
+} from '../graphql/sdl-lines.js';
+import type { SchemaView } from '../graphql/schema-view.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
 import { createYielder } from '../time-slice.js';
 

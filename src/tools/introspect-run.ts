@@ -1,0 +1,106 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Config } from '../config.js';
+import { ToolError } from '../errors.js';
+import { answerSchemaQuestion, prepareSearchSoon } from '../schema-answers/answer.js';
+import { searchTerms } from '../graphql/schema-search.js';
+import { clampText } from '../schema-answers/text-budget.js';
+import { denserBudget } from '../graphql/token-estimate.js';
+import type { HeaderSet } from '../http/headers.js';
+import { redactionNote } from '../redaction/redactor.js';
+import { headersFor } from '../security.js';
+import type { Call } from './call.js';
+import { loadSchema, sharedSchemaCache } from './schema-source.js';
+
+// What graphql_introspect does once its inputs and endpoint are checked (introspect.ts): fetch the schema (or
+// take it from the cache or the --schema file), and answer the question within --maxSchemaChars, notes included.
+
+/** A call of graphql_introspect, its inputs checked. */
+export interface IntrospectInput {
+  readonly endpoint: URL;
+  /** The call's own headers; the startup headers join them where they may go (security.ts). */
+  readonly headers: HeaderSet;
+  readonly includeDeprecated: boolean;
+  readonly typeNames: readonly string[] | undefined;
+  readonly search: string | undefined;
+}
+
+// What the schema text keeps at least when notes (withheld headers) share the budget with it.
+const MIN_TEXT_CHARS = 500;
+
+/** A search must hold a word to look for. */
+export function checkSearch(search: string | undefined): void {
+  if (search !== undefined && searchTerms(search).length === 0) {
+    throw new ToolError('INVALID_INPUT', 'search must hold a word (letters or digits)');
+  }
+}
+
+/** The schema, or the part of it asked for, within the budget. */
+export async function introspect(
+  config: Config,
+  input: IntrospectInput,
+  call: Call,
+  signal: AbortSignal | undefined,
+): Promise<CallToolResult> {
+  const { endpoint, includeDeprecated } = input;
+  const request = headersFor(config, endpoint, input.headers);
+  call.notes = fitNotes(request.notes, config.maxSchemaChars);
+
+  // One fetch per endpoint and credentials while it is fresh, shared by concurrent calls.
+  const { schema, key } = await loadSchema(
+    config,
+    { endpoint, headers: request.headers, redact: (text) => call.hide.text(text) },
+    signal,
+  );
+  let view;
+  try {
+    view = await schema.view(includeDeprecated);
+  } catch (error) {
+    sharedSchemaCache(config).delete(key);
+    throw error;
+  }
+  const question = { typeNames: input.typeNames, search: input.search };
+  const budget = textBudget(config.maxSchemaChars, call.notes);
+  let room = budget;
+  let answer = await answerSchemaQuestion(schema, view, question, room);
+  // Descriptions in CJK (or other dense text) hold more tokens per character: fewer characters for them.
+  for (let round = 0; round < 3; round++) {
+    const denser = denserBudget(answer, budget);
+    if (denser === undefined || denser < MIN_TEXT_CHARS) break;
+    room = denser;
+    answer = await answerSchemaQuestion(schema, view, question, room);
+  }
+  if (config.schemaTtl > 0) prepareSearchSoon(view);
+  // A schema's names and descriptions are the endpoint's text, and may quote the request's headers.
+  const { value: text, hidden } = call.hide.json(answer);
+  const texts = [text, ...call.notes];
+  if (room < budget) texts.push(denseNote(config.maxSchemaChars));
+  if (hidden > 0) {
+    const note = redactionNote(hidden, 'schema');
+    texts[0] = clampText(text, room - note.length - 2);
+    texts.push(note);
+  }
+  return { content: texts.map((text) => ({ type: 'text' as const, text })) };
+}
+
+/** An error's message cut to what the budget leaves beside the call's notes. */
+export function fitError(config: Config, call: Call, message: string, code: string): string {
+  return clampText(message, textBudget(config.maxSchemaChars, call.notes) - code.length - 2);
+}
+
+/** Why an answer holds fewer characters than --maxSchemaChars. */
+function denseNote(maxChars: number): string {
+  return `This schema's text is dense in tokens (CJK or the like): answers hold fewer characters than --maxSchemaChars (${maxChars.toLocaleString('en-US')}), about half as many tokens.`;
+}
+
+// Every text of a result counts against --maxSchemaChars, with two characters between texts for the
+// separator a client may put between them.
+function textBudget(maxChars: number, notes: readonly string[]): number {
+  return notes.reduce((room, note) => room - note.length - 2, maxChars);
+}
+
+/** Notes that leave the schema text at least MIN_TEXT_CHARS (they hold header names, which may be many). */
+function fitNotes(notes: readonly string[], maxChars: number): string[] {
+  if (textBudget(maxChars, notes) >= MIN_TEXT_CHARS) return [...notes];
+  const room = Math.floor((maxChars - MIN_TEXT_CHARS) / Math.max(notes.length, 1)) - 2;
+  return notes.map((note) => clampText(note, room));
+}

@@ -1,0 +1,106 @@
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type { Config } from '../config.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { assertEndpointAllowed } from '../security.js';
+import { Call, guarded } from './call.js';
+import { describeTools } from './catalog.js';
+import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
+import { z } from './zod.js';
+
+// graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and the
+// endpoint and then hands the call on to introspect-run.ts, loaded (with graphql-js) on the first call.
+
+/** Most entries of typeNames in one call. */
+export const MAX_TYPE_NAMES = 500;
+/** Longest search accepted. */
+export const MAX_SEARCH_CHARS = 200;
+
+/** The inputs of graphql_introspect, validated by the tool itself (see input.ts). */
+export const inputSchema = z.strictObject({
+  endpoint: endpointInput.optional(),
+  headers: headersInput.optional(),
+  includeDeprecated: z
+    .boolean({ error: 'must be true or false' })
+    .describe('Include deprecated fields, arguments, input fields and enum values, with their reasons')
+    .optional(),
+  typeNames: z
+    .array(
+      z
+        .string({ error: 'must hold strings' })
+        .trim()
+        .min(1, { error: 'must not hold an empty name' })
+        .max(300, { error: 'must hold names of at most 300 characters' }),
+      { error: 'must be an array of type names, e.g. ["Repository"]' },
+    )
+    .min(1, { error: 'must name at least one type' })
+    .max(MAX_TYPE_NAMES, { error: `must name at most ${MAX_TYPE_NAMES} types per call` })
+    .describe(
+      'Types to read in full, e.g. ["Repository", "IssueState"]; "Type.field" gives one member. ' +
+        'Names as the overview or a search shows them.',
+    )
+    .optional(),
+  search: z
+    .string({ error: 'must be a string of words' })
+    .trim()
+    .min(1, { error: 'must hold at least one word' })
+    .max(MAX_SEARCH_CHARS, { error: `must be at most ${MAX_SEARCH_CHARS} characters` })
+    .describe(
+      'Words to find in type and field names and descriptions, e.g. "pull request"; gives the best ' +
+        'matches with a path from a root field.',
+    )
+    .optional(),
+});
+
+/** Registers graphql_introspect: the endpoint's schema as SDL, whole or in parts. */
+export function registerGraphQLIntrospect(server: McpServer, config: Config, diagnostics: Diagnostics): void {
+  server.registerTool(
+    'graphql_introspect',
+    {
+      title: 'GraphQL schema',
+      description: describeTools(config).graphql_introspect,
+      inputSchema: advertised(inputSchema),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    diagnostics.reported('graphql_introspect', (args, context) =>
+      runIntrospect(config, args, context.mcpReq.signal),
+    ),
+  );
+}
+
+/** Runs one call; every failure is an error result whose text starts with its code. */
+export async function runIntrospect(
+  config: Config,
+  args: unknown,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
+  const raw = (args ?? {}) as Record<string, unknown>;
+  const call = new Call(config);
+  const run = await import('./introspect-run.js');
+  return guarded(
+    call,
+    async () => {
+      const input = parseInput(inputSchema, raw);
+      run.checkSearch(input.search);
+      const headers = readHeaders(
+        input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
+      );
+      const endpoint = readEndpoint(input.endpoint, config.endpoint);
+      call.sends(headers, endpoint);
+      assertEndpointAllowed(config, endpoint);
+      return run.introspect(
+        config,
+        {
+          endpoint,
+          headers,
+          includeDeprecated: input.includeDeprecated ?? false,
+          typeNames: input.typeNames,
+          search: input.search,
+        },
+        call,
+        signal,
+      );
+    },
+    // Errors obey the budget too: a long list of suggestions or an endpoint's messages are cut.
+    { signal, fit: (message, code) => run.fitError(config, call, message, code) },
+  );
+}

@@ -1,0 +1,290 @@
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { Config } from '../config.js';
+import { cancelled, ToolError } from '../errors.js';
+import { measureComplexity } from '../graphql/complexity.js';
+import { mutationQuestion } from '../graphql/mutation-question.js';
+import {
+  analyseDocument,
+  containsMutation,
+  selectOperation,
+  type AnalysedDocument,
+} from '../graphql/operation.js';
+import { errorCodes, errorMessages, isAuthFailure } from '../graphql/schema.js';
+import { hintsForMessages, validateDocument } from '../graphql/validate.js';
+import { describeEndpoint } from '../http/endpoint.js';
+import { HeaderSet } from '../http/headers.js';
+import { postGraphQL } from '../http/post-graphql.js';
+import type { FixedOperation } from '../operations/load.js';
+import { credentialAdvice, headersFor, redirectCheck } from '../security.js';
+import { jsonLengthAtLeast, letInputIn } from '../time-slice.js';
+import type { Call } from './call.js';
+import type { Confirm } from './confirmation.js';
+import { graphqlResult } from './query-result.js';
+import { knownSchema, loadSchema, withAdvice } from './schema-source.js';
+
+// The pipeline of graphql_query (docs/contract.md), after its inputs and endpoint are checked (query.ts):
+// each step throws a ToolError that ends the call, or passes the call on. Operation tools join it at step 7.
+
+/** A call of graphql_query, its inputs checked (step 1 of the pipeline). */
+export interface QueryInput {
+  readonly query: string;
+  readonly variables: Record<string, unknown> | undefined;
+  readonly operationName: string | undefined;
+  readonly endpoint: URL;
+  /** The call's own headers; the startup headers join them where they may go (security.ts). */
+  readonly headers: HeaderSet;
+  readonly timeout: number | undefined;
+  readonly allowMutations: boolean;
+}
+
+/** Steps 3 to 10 of a graphql_query call. */
+export async function runPipeline(
+  config: Config,
+  input: QueryInput,
+  call: Call,
+  signal: AbortSignal | undefined,
+  confirm: Confirm | undefined,
+): Promise<CallToolResult | InputRequiredResult> {
+  // 3.–5. Document, operation, no subscription.
+  const document = analyseDocument(input.query);
+  const operation = selectOperation(document, input.operationName);
+  if (operation.operation === 'subscription') {
+    throw new ToolError(
+      'SUBSCRIPTION_NOT_SUPPORTED',
+      'subscriptions need a streaming transport; run a query instead',
+    );
+  }
+
+  // 6. Mutations: any mutation in the document, run or not, needs both permissions.
+  const mutates = containsMutation(document);
+  if (mutates) {
+    if (config.readOnly) {
+      throw new ToolError(
+        'MUTATION_NOT_ALLOWED',
+        'this server was started with --readOnly, so it refuses every mutation',
+      );
+    }
+    if (!input.allowMutations) {
+      const asked = config.mutations === 'allow' ? '' : '; the user is then asked to confirm it';
+      throw new ToolError(
+        'MUTATION_NOT_ALLOWED',
+        `the document contains a mutation; set allowMutations to true to run it (only if changing data is intended)${asked}`,
+      );
+    }
+  }
+  return execute(
+    config,
+    {
+      tool: 'graphql_query',
+      endpoint: input.endpoint,
+      callHeaders: input.headers,
+      document,
+      operation,
+      operationName: input.operationName,
+      variables: input.variables,
+      timeout: input.timeout,
+      confirm: mutates ? confirm : undefined,
+      mutates,
+    },
+    call,
+    signal,
+  );
+}
+
+/**
+ * Runs an operation the operator wrote (--operations): checked at start-up, so it goes from the complexity step
+ * on, against the default endpoint, with the variables the tool's inputs gave.
+ */
+export async function runOperation(
+  config: Config,
+  operation: FixedOperation,
+  variables: Record<string, unknown>,
+  call: Call,
+  signal: AbortSignal | undefined,
+  confirm: Confirm | undefined,
+): Promise<CallToolResult | InputRequiredResult> {
+  const mutates = operation.operation.operation === 'mutation';
+  return execute(
+    config,
+    {
+      tool: operation.name,
+      endpoint: config.endpoint,
+      callHeaders: new HeaderSet(),
+      document: operation.document,
+      operation: operation.operation,
+      operationName: operation.operation.name?.value,
+      variables,
+      timeout: undefined,
+      // Its author allowed it; the user still confirms it, unless the author marked it as needing no question.
+      confirm: mutates && operation.confirm ? confirm : undefined,
+      mutates,
+    },
+    call,
+    signal,
+  );
+}
+
+/** What a call will send, once its document is known. */
+interface Plan {
+  /** The tool called, which the user's answer is bound to. */
+  readonly tool: string;
+  readonly endpoint: URL;
+  readonly callHeaders: HeaderSet;
+  readonly document: AnalysedDocument;
+  readonly operation: OperationDefinitionNode;
+  readonly operationName: string | undefined;
+  readonly variables: Record<string, unknown> | undefined;
+  readonly timeout: number | undefined;
+  readonly mutates: boolean;
+  /** Who decides the mutation before it is sent; undefined when nobody is to be asked. */
+  readonly confirm: Confirm | undefined;
+}
+
+/** Steps 7 to 10: complexity, validation against a known schema, the user's word, the request and its result. */
+async function execute(
+  config: Config,
+  plan: Plan,
+  call: Call,
+  signal: AbortSignal | undefined,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { endpoint, document, operation, operationName, variables } = plan;
+  // 7. Complexity.
+  if (config.maxComplexity > 0) {
+    const complexity = measureComplexity(document, operation, config.maxComplexity);
+    if (complexity.value > config.maxComplexity) {
+      throw new ToolError(
+        'COMPLEXITY_LIMIT',
+        `the query selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than the limit of ${config.maxComplexity}; select fewer fields or split the query`,
+      );
+    }
+  }
+
+  const request = headersFor(config, endpoint, plan.callHeaders);
+  call.notes = request.notes;
+
+  // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
+  const schema = await schemaToValidate(config, endpoint, request.headers, call, signal);
+  if (schema !== undefined) {
+    const problems = validateDocument(schema, document, operation, variables);
+    if (problems.length > 0) {
+      throw new ToolError(
+        'VALIDATION_FAILED',
+        `the document does not match the schema of ${describeEndpoint(endpoint)}, so it was not sent: ` +
+          problems.map((problem, i) => `${i + 1}) ${problem}`).join(' '),
+      );
+    }
+  }
+
+  // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
+  if (plan.confirm !== undefined) {
+    const question = mutationQuestion({
+      endpoint: describeEndpoint(endpoint),
+      document,
+      operation,
+      variables,
+    });
+    const decision = await plan.confirm({
+      question: call.hide.text(question),
+      call: [plan.tool, endpoint.href, document.text, operationName ?? null, variables ?? null],
+    });
+    if (decision.kind === 'ask') return decision.result;
+    if (decision.kind === 'refuse') throw decision.error;
+    if (decision.note !== undefined) call.notes = [...call.notes, decision.note];
+  }
+
+  // 10. The request. Serialising megabytes of variables and encoding the result take tens of milliseconds each:
+  // each gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
+  const large = jsonLengthAtLeast(variables, LARGE_VARIABLES);
+  if (large) await letInputIn();
+  // The document as analysed, printed from its tree: what was checked is what is sent.
+  const body = serialise({ query: document.text, variables, operationName });
+  if (large) await letInputIn();
+  const { status, result } = await postGraphQL({
+    endpoint,
+    headers: request.headers,
+    body,
+    timeoutMs: plan.timeout ?? config.timeout,
+    maxBytes: config.maxResponseBytes,
+    signal,
+    retryable: !plan.mutates,
+    checkHop: redirectCheck(config, endpoint),
+    redact: (text) => call.hide.text(text),
+  }).catch((error: unknown) => {
+    throw error instanceof ToolError ? withAdvice(error, config, endpoint, request.headers) : error;
+  });
+  return graphqlResult(config, result, call.notes, call.hide, () =>
+    failureHints(config, status, result, schema, endpoint, request.headers),
+  );
+}
+
+/** Variables this long as JSON (milliseconds of work to serialise) are serialised in a turn of their own. */
+const LARGE_VARIABLES = 1_000_000;
+
+// Variables nested tens of thousands deep exhaust JSON.stringify's stack.
+function serialise(body: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ToolError('INVALID_INPUT', 'variables are nested too deeply to send');
+    throw error;
+  }
+}
+
+/**
+ * The schema to check the document against: the one known for this endpoint and these headers (fetched by
+ * graphql_introspect within --schemaTtl), fetched first under --validate=always; none under off, or when
+ * it cannot be had (the call then goes on: the endpoint judges).
+ */
+async function schemaToValidate(
+  config: Config,
+  endpoint: URL,
+  headers: HeaderSet,
+  call: Call,
+  signal: AbortSignal | undefined,
+): Promise<GraphQLSchema | undefined> {
+  if (config.validate === 'off') return undefined;
+  let known = knownSchema(config, endpoint, headers);
+  if (known === undefined && config.validate === 'always') {
+    try {
+      known = (
+        await loadSchema(config, { endpoint, headers, redact: (text) => call.hide.text(text) }, signal)
+      ).schema;
+    } catch (error) {
+      if (signal?.aborted) throw cancelled();
+      if (!(error instanceof ToolError)) throw error;
+    }
+  }
+  if (known === undefined) return undefined;
+  try {
+    return known.validationSchema();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a response with errors and no data: the valid names the endpoint's messages leave out (when the
+ * schema is known), and what to do about a refusal of credentials.
+ */
+function failureHints(
+  config: Config,
+  status: number,
+  result: Record<string, unknown>,
+  schema: GraphQLSchema | undefined,
+  endpoint: URL,
+  headers: HeaderSet,
+): string[] {
+  const texts: string[] = [];
+  if (schema !== undefined) {
+    const hints = hintsForMessages(schema, errorMessages(result).split('; '));
+    if (hints.length > 0) texts.push(`Hint from the schema: ${hints.join(' ')}`);
+  }
+  if (isAuthFailure(status, errorCodes(result))) {
+    texts.push(
+      `Hint: the endpoint refused the credentials (HTTP ${status}). ${credentialAdvice(config, endpoint, headers)}.`,
+    );
+  }
+  return texts;
+}

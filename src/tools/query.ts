@@ -1,0 +1,160 @@
+import type { CallToolResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
+import { MAX_TIMEOUT_MS, type Config } from '../config.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { ToolError } from '../errors.js';
+import { assertEndpointAllowed } from '../security.js';
+import { Call, guarded } from './call.js';
+import { describeTools } from './catalog.js';
+import type { Confirm, Confirmer } from './confirmation.js';
+import type { QueryInput } from './query-run.js';
+import {
+  advertised,
+  advertisedJson,
+  endpointInput,
+  headersInput,
+  parseInput,
+  readEndpoint,
+  readHeaders,
+} from './input.js';
+import { z } from './zod.js';
+
+// graphql_query: its inputs, description and annotations, and its handler, which checks the inputs and the
+// endpoint and then hands the call to the pipeline (query-run.ts). The pipeline and what it uses (graphql-js,
+// the HTTP client) are loaded on the first call, so that start-up only lists tools.
+
+/** The inputs of graphql_query, validated by the tool itself (see input.ts). */
+export const inputSchema = z.strictObject({
+  query: z
+    .string({ error: 'must be a string holding a GraphQL document' })
+    .refine((query) => query.trim() !== '', 'must not be empty')
+    .describe('The GraphQL document, e.g. "query($id: ID!) { user(id: $id) { name } }"'),
+  variables: z
+    .union([z.record(z.string(), z.unknown()), z.string()], {
+      error: 'must be an object, or a string holding a JSON object',
+    })
+    .describe("The operation's variables")
+    .optional(),
+  operationName: z
+    .string({ error: 'must be a string' })
+    .describe('Which operation to run when the document holds several')
+    .optional(),
+  endpoint: endpointInput.optional(),
+  headers: headersInput.optional(),
+  timeout: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(1, `must be from 1 to ${MAX_TIMEOUT_MS} ms`)
+    .max(MAX_TIMEOUT_MS, `must be from 1 to ${MAX_TIMEOUT_MS} ms`)
+    .describe("Deadline in ms; default: the server's")
+    .optional(),
+  allowMutations: z
+    .boolean({ error: 'must be true or false' })
+    .describe('true to run a mutation (it changes data)')
+    .optional(),
+});
+
+const readOnlyInputSchema = inputSchema.omit({ allowMutations: true });
+
+/**
+ * What structuredContent holds: a GraphQL response (post-graphql.ts has classified it before it gets here).
+ * Written as JSON Schema rather than converted from zod, whose `anyOf` form of "object or null" takes a
+ * client's validator twice as long to compile.
+ */
+export const outputSchema = advertisedJson({
+  type: 'object',
+  properties: {
+    data: {
+      type: ['object', 'null'],
+      description: 'null when the operation failed as a whole',
+    },
+    errors: { type: ['array', 'null'] },
+    extensions: { type: ['object', 'null'] },
+  },
+});
+
+/** Registers graphql_query. */
+export function registerGraphQLQuery(
+  server: McpServer,
+  config: Config,
+  diagnostics: Diagnostics,
+  confirmer: Confirmer,
+): void {
+  // With --readOnly the model is not offered a switch that cannot work.
+  const offered = config.readOnly ? readOnlyInputSchema : inputSchema;
+  server.registerTool(
+    'graphql_query',
+    {
+      title: 'GraphQL query',
+      description: describeTools(config).graphql_query,
+      inputSchema: advertised(offered),
+      outputSchema,
+      annotations: {
+        readOnlyHint: config.readOnly,
+        destructiveHint: !config.readOnly,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    diagnostics.reported('graphql_query', (args, context) =>
+      runQuery(config, args, context.mcpReq.signal, (mutation) => confirmer.decide(context, mutation)),
+    ),
+  );
+}
+
+/**
+ * Runs one call; every failure is an error result whose text starts with its code. A mutation the model allowed
+ * is put to the user through `confirm` (a 2026-07-28 client gets the question as the result, and calls again).
+ */
+export async function runQuery(
+  config: Config,
+  args: unknown,
+  signal?: AbortSignal,
+  confirm?: Confirm,
+): Promise<CallToolResult | InputRequiredResult> {
+  const call = new Call(config);
+  return guarded(call, async () => {
+    // 1. Inputs.
+    const input = queryInput(config, (args ?? {}) as Record<string, unknown>);
+    call.sends(input.headers, input.endpoint);
+    // 2. Endpoint.
+    assertEndpointAllowed(config, input.endpoint);
+    // 3. to 10., from the first call on.
+    const { runPipeline } = await import('./query-run.js');
+    return runPipeline(config, input, call, signal, confirm);
+  });
+}
+
+/**
+ * The inputs, checked. variables and headers are read from the raw arguments: the validator's copies silently
+ * drop a "__proto__" key, and these go to the endpoint exactly as given.
+ */
+function queryInput(config: Config, raw: Record<string, unknown>): QueryInput {
+  const input = parseInput(inputSchema, raw);
+  return {
+    query: input.query,
+    variables: readVariables(raw.variables),
+    operationName: input.operationName,
+    endpoint: readEndpoint(input.endpoint, config.endpoint),
+    headers: readHeaders(input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>)),
+    timeout: input.timeout,
+    allowMutations: input.allowMutations === true,
+  };
+}
+
+function readVariables(given: unknown): Record<string, unknown> | undefined {
+  if (typeof given !== 'string') return given as Record<string, unknown> | undefined;
+  if (given.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(given);
+  } catch {
+    throw new ToolError(
+      'INVALID_INPUT',
+      'variables is a string but not valid JSON; pass an object, or a string holding a JSON object',
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ToolError('INVALID_INPUT', 'variables is a string but does not hold a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
