@@ -1,29 +1,69 @@
-// Rewrites the README's options tables from the declaration in src/options.ts: `npm run docs:options`.
-// test/unit/options.test.ts fails while the README and the declaration disagree.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Rewrites the options tables of the docs from the declaration in src/options.ts: `npm run docs:options`.
+// Each table sits between its markers in README.md or a docs/*.md file; test/unit/options.test.ts fails while
+// a table and the declaration disagree.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { COMMANDS, declaration, OPTION_NAMES, type OptionGroup } from '../src/options.ts';
 
-export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const GROUPS: readonly OptionGroup[] = ['general', 'remote', 'oauth'];
 
 // <!-- options:start general … --> the table <!-- options:end general -->
 const BLOCK = /(<!-- options:start (\w+)\b[^>]*-->\n)[\s\S]*?(<!-- options:end \2 -->)/g;
 
-/** The README with each group's table rewritten; an error if a group has no block. */
-export function withOptionsTables(readme: string): string {
-  const found = new Set<string>();
-  const updated = readme.replace(BLOCK, (_match, start: string, group: string, end: string) => {
-    if (!(GROUPS as readonly string[]).includes(group)) throw new Error(`README: no option group ${group}`);
-    found.add(group);
+/** The files that may hold options tables, relative to the repository: README.md and docs/*.md. */
+export function docFiles(root = ROOT): string[] {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`);
+  return ['README.md', ...docs];
+}
+
+/** A document with each options table it holds rewritten, and the groups of those tables. */
+export function withOptionsTables(text: string): { text: string; groups: OptionGroup[] } {
+  const groups: OptionGroup[] = [];
+  const updated = text.replace(BLOCK, (_match, start: string, group: string, end: string) => {
+    if (!(GROUPS as readonly string[]).includes(group)) throw new Error(`no option group ${group}`);
+    groups.push(group as OptionGroup);
     return `${start}\n${optionsTable(group as OptionGroup)}\n\n${end}`;
   });
-  const missing = GROUPS.filter((group) => !found.has(group));
-  if (missing.length > 0) {
-    throw new Error(`README: no <!-- options:start ${missing[0]} --> … <!-- options:end ${missing[0]} -->`);
+  return { text: updated, groups };
+}
+
+/** One rewritten file: its path (relative to the repository), its text now, and as the declaration has it. */
+export interface OptionsDoc {
+  readonly path: string;
+  readonly text: string;
+  readonly updated: string;
+}
+
+/**
+ * Every file that holds options tables, with its tables rewritten; an error unless each group has exactly one
+ * table across the files.
+ */
+export function optionsDocs(root = ROOT): OptionsDoc[] {
+  const docs: OptionsDoc[] = [];
+  const where = new Map<OptionGroup, string>();
+  for (const path of docFiles(root)) {
+    const text = readFileSync(join(root, path), 'utf8');
+    const { text: updated, groups } = withOptionsTables(text);
+    for (const group of groups) {
+      const other = where.get(group);
+      if (other !== undefined) throw new Error(`two tables of the ${group} options: in ${other} and ${path}`);
+      where.set(group, path);
+    }
+    if (groups.length > 0) docs.push({ path, text, updated });
   }
-  return updated;
+  const missing = GROUPS.find((group) => !where.has(group));
+  if (missing !== undefined) {
+    throw new Error(
+      `no table of the ${missing} options: put <!-- options:start ${missing} --> … <!-- options:end ${missing} --> in README.md or a docs/*.md file`,
+    );
+  }
+  return docs;
 }
 
 /** One group's options as a markdown table, its columns aligned as prettier aligns them. */
@@ -55,11 +95,11 @@ export function optionsTable(group: OptionGroup): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const readme = readFileSync(README, 'utf8');
-  const updated = withOptionsTables(readme);
-  if (updated === readme) console.log('README.md: the options tables are up to date');
-  else {
-    writeFileSync(README, updated);
-    console.log('README.md: options tables rewritten from src/options.ts');
+  for (const { path, text, updated } of optionsDocs()) {
+    if (updated === text) console.log(`${path}: the options tables are up to date`);
+    else {
+      writeFileSync(join(ROOT, path), updated);
+      console.log(`${path}: options tables rewritten from src/options.ts`);
+    }
   }
 }

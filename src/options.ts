@@ -1,6 +1,7 @@
 // Every option, declared once: its name, short form, environment variable, default, parser and help line. From
 // this table come the command line's syntax (node:util parseArgs), the environment fallbacks, the --help text,
-// the remote-only check (src/config.ts) and the README's options tables (npm run docs:options).
+// the remote-only check (src/config.ts) and the options tables of README.md and docs/remote.md
+// (npm run docs:options).
 // Adding an option: declare it here, read it in src/config.ts, run npm run docs:options.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
@@ -29,7 +30,7 @@ import {
   type Parser,
 } from './option-parsers.js';
 
-/** Where an option is documented: the README and --help show each group in its own table or section. */
+/** Where an option is documented: the docs and --help show each group in its own table or section. */
 export type OptionGroup = 'general' | 'remote' | 'oauth';
 
 export interface OptionDeclaration<T = unknown> {
@@ -52,7 +53,7 @@ export interface OptionDeclaration<T = unknown> {
   readonly remoteOnly?: boolean;
   /** Its value is a credential: no message quotes it (test/unit/options.test.ts checks every parser's errors). */
   readonly secret?: boolean;
-  /** One line for --help and the README; `code` in backticks (kept in the README, dropped in --help). */
+  /** One line for --help and the docs' tables; `code` in backticks (kept in the docs, dropped in --help). */
   readonly help: string;
 }
 
@@ -570,7 +571,7 @@ function usageEntry(
   return [...first, ...lines.map((text) => indent + text)].join('\n');
 }
 
-/** Help text without the README's code marks. */
+/** Help text without the docs' code marks. */
 export function plain(help: string): string {
   return help.replaceAll('`', '');
 }
