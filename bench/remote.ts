@@ -1,7 +1,7 @@
 // Remote mode against stdio and the API itself, in one run: the built server over stdio (the SDK client, as a
 // host drives it), the same server in remote mode (--transport=http) called by 32 keep-alive HTTP clients
 // sending tools/call as 2025-era clients do (stateless: no session), and direct POSTs of the query to the API.
-// Targets (issue 17): remote throughput at least 0.7× stdio's, remote p50 at most 2× a direct POST's. Beside
+// Targets (of an earlier round of work): remote throughput at least 0.7× stdio's, remote p50 at most 2× a direct POST's. Beside
 // them, the floor of any remote MCP server: a bare HTTP pass-through with no MCP at all (bench/bare-proxy.ts).
 // Runnable alone: `npx tsx bench/remote.ts` (after npm run build); `npm run bench` prints it after its table.
 import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 // How long shortening a large GraphQL response to --maxResultChars takes (src/graphql/result-shape.ts), and how
 // long it holds the event loop at a time: on responses of about 1 MB of ordinary shapes (a long list, a
 // connection of edges, one long string, a list of dense text (emoji), which is shortened again to fit its
-// estimated tokens), on the answer of issue 24 (lists nested 990 deep with 400 siblings at each level,
+// estimated tokens), on a hostile answer (lists nested 990 deep with 400 siblings at each level,
 // 794 KB), and on hostile answers of about 1 MiB of every shape of test/fixtures/hostile-responses.ts.
 // Runnable alone: `npx tsx bench/result-shaping.ts`; `npm run bench` prints it after its table.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,8 +17,8 @@ const item = (i: number) => ({
   description: `A description of item ${i}, long enough to make a list of thousands weigh about a megabyte.`,
 });
 
-/** The answer of issue 24: each level a list of the next level and 400 zeros, 990 levels deep. */
-function issue24Answer(): Record<string, unknown> {
+/** A hostile answer: each level a list of the next level and 400 zeros, 990 levels deep. */
+function deeplyNestedAnswer(): Record<string, unknown> {
   let list: unknown[] = [];
   for (let level = 0; level < 990; level++) list = [list, ...Array.from({ length: 400 }, () => 0)];
   return { data: { a: list } };
@@ -47,7 +47,7 @@ const CASES: ReadonlyArray<{ name: string; response: () => Record<string, unknow
       data: { items: Array.from({ length: 6_500 }, (_, i) => ({ id: i, name: '😀🎉🚀✨'.repeat(15) })) },
     }),
   },
-  { name: 'lists nested 990 deep, 400 siblings each (issue 24)', response: issue24Answer },
+  { name: 'lists nested 990 deep, 400 siblings each', response: deeplyNestedAnswer },
   ...HOSTILE_SHAPES.map((shape) => ({
     name: `hostile: ${shape}`,
     response: () => hostileResponse(shape, 1_040_000, { depth: 990, keyChars: 12, seed: 24 }),

@@ -1,4 +1,4 @@
-// npm run bench:schema: the figures of issue 3 for GitHub's public schema. The built dist/cli.cjs is driven
+// npm run bench:schema: the figures of large-schema reading on GitHub's public schema. The built dist/cli.cjs is driven
 // over stdio by the MCP SDK client, against GitHub's schema served by graphql-js on 127.0.0.1: the size in
 // characters and tokens of the overview, of a typical search and of a typical typeNames answer; whether every
 // type can be read; and the time of a first and of a cached introspect (client round trip, median of several).

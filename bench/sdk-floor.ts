@@ -1,6 +1,6 @@
 // The floor of a stdio server on this SDK: one tool, graphql_query, on the same McpServer and serveStdio as
 // ours, that POSTs its query with a keep-alive node:http agent and answers the API's response as text and as
-// structuredContent (with an output schema), the result shape DESIGN.md asks of ours. No input checks, no
+// structuredContent (with an output schema), the result shape the contract asks of ours. No input checks, no
 // endpoint or mutation guard, no complexity, no redaction, no deadline. No MCP server on this SDK that answers
 // in this shape can call faster or hold less; the bench bundles it (bench/run.ts) and runs it beside ours.
 import { McpServer, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';

@@ -4,7 +4,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, parseCommand, type Config } from './config.js';
 import { describeEndpoint } from './http/endpoint.js';
-import { log, logSoon } from './log.js';
+import { log } from './log.js';
 import { LiveOperations } from './operations/live.js';
 import type { OperationSet } from './operations/load.js';
 import { watchPaths } from './operations/watch.js';
@@ -40,8 +40,7 @@ async function main(): Promise<void> {
 
   // Remote mode's HTTP stack loads only in remote mode.
   const { serveHttp } = await import('./transports/http.js');
-  // The request log, written once per turn of the event loop.
-  const server = await serveHttp(config, logSoon, operations, prompts);
+  const server = await serveHttp(config, log, operations, prompts);
   log(`graphql-mcp ${VERSION}: serving ${describe(config)} at ${server.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
   const stop = () => void server.shutdown().then(() => process.exit(0));

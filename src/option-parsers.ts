@@ -1,8 +1,8 @@
 // What each option's value may be: one parser per kind of value, text → typed value, or a ConfigError that names
 // where the value came from (`source`: `--timeout`, `-t`, `GRAPHQL_TIMEOUT`). src/options.ts says which option
 // takes which parser.
-import { HeaderSet, ordinal, parseHeaderValue } from './http/headers.js';
-import { ambiguousPath, describeEndpoint, parseEndpoint } from './http/endpoint.js';
+import { HeaderError, HeaderSet, ordinal } from './http/headers.js';
+import { ambiguousPath, describeEndpoint, EndpointError, parseEndpoint } from './http/endpoint.js';
 
 /** A bad startup value: reported as one line on stderr, exit code 2. Never holds a header value. */
 export class ConfigError extends Error {
@@ -60,9 +60,12 @@ export function readBoolean(value: string, source: string): boolean {
 }
 
 export function readUrl(value: string, source: string): URL {
-  const result = parseEndpoint(value);
-  if (typeof result === 'string') throw new ConfigError(`${source} ${result}`);
-  return result;
+  try {
+    return parseEndpoint(value);
+  } catch (error) {
+    if (error instanceof EndpointError) throw new ConfigError(`${source} ${error.message}`);
+    throw error;
+  }
 }
 
 export function readUrlList(value: string, source: string): URL[] {
@@ -99,14 +102,12 @@ export function readHeaders(value: string, source: string): HeaderSet {
       `${source} must be a JSON object such as {"Authorization":"Bearer <token>"}, got ${kind}`,
     );
   }
-  const headers = new HeaderSet();
-  for (const [index, [name, headerValue]] of Object.entries(parsed).entries()) {
-    const problem = headers.trySet(
-      name,
-      parseHeaderValue(headerValue),
-      `the ${ordinal(index + 1)} header name`,
-    );
-    if (problem !== undefined) throw new ConfigError(`${source}: ${problem}`);
+  let headers: HeaderSet;
+  try {
+    headers = HeaderSet.of(parsed as Record<string, unknown>);
+  } catch (error) {
+    if (error instanceof HeaderError) throw new ConfigError(`${source}: ${error.message}`);
+    throw error;
   }
   return headers;
 }
@@ -201,14 +202,13 @@ export function readForwardHeaders(value: string, source: string): Array<{ from:
   if (entries.length === 0) throw new ConfigError(`${source} must be a comma-separated list of header names`);
   return entries.map((entry, index) => {
     const [from = '', to = from, ...rest] = entry.split(':').map((name) => name.trim());
-    const probe = new HeaderSet();
     // "X-Api-Key: sk-…" is a header with its value, pasted where names go: the value would become a name.
     const problem =
       rest.length > 0
         ? 'it has more than one ":"'
         : /:\s/.test(entry)
           ? 'it reads like "Name: value" (a header with its value); this option takes names only, without spaces around ":" (values go in --headers or come with each request)'
-          : (probe.trySet(from, 'x', 'its incoming name') ?? probe.trySet(to, 'x', 'its outgoing name'));
+          : (nameProblem(from, 'its incoming name') ?? nameProblem(to, 'its outgoing name'));
     // Located, not quoted: an entry that is no header name may be a header value ("X-Api-Key: sk-…").
     if (problem !== undefined) {
       throw new ConfigError(
@@ -217,6 +217,17 @@ export function readForwardHeaders(value: string, source: string): Array<{ from:
     }
     return { from, to };
   });
+}
+
+/** What is wrong with a header name, if anything (described by `position`, never quoted). */
+function nameProblem(name: string, position: string): string | undefined {
+  try {
+    new HeaderSet().set(name, 'x', position);
+    return undefined;
+  } catch (error) {
+    if (error instanceof HeaderError) return error.message;
+    throw error;
+  }
 }
 
 /** An https URL (http only on a loopback host, for local setups and tests). */

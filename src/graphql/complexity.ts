@@ -8,7 +8,7 @@ export interface Complexity {
 }
 
 /**
- * The number of fields the operation selects once every fragment is expanded in place (DESIGN.md):
+ * The number of fields the operation selects once every fragment is expanded in place (docs/contract.md):
  * aliases count separately, `__typename` is free, unused fragments cost nothing.
  * Fragment costs are memoised and every sum stops once it passes `limit`, so nested fragments that
  * would expand exponentially are counted in time linear in the document.

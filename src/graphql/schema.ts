@@ -1,7 +1,6 @@
 import {
   buildClientSchema,
   getIntrospectionQuery,
-  printSchema,
   type GraphQLSchema,
   type IntrospectionQuery,
   type IntrospectionType,
@@ -81,13 +80,10 @@ export function introspectionDisabled(result: Record<string, unknown>): boolean 
   );
 }
 
-/** The schema as SDL, leaving out deprecated fields, arguments, input fields and enum values unless asked. */
-export function printIntrospection(introspection: IntrospectionQuery, includeDeprecated: boolean): string {
-  const schema = buildSchemaOf(introspection, includeDeprecated);
-  return readingSchema(() => printSchema(schema));
-}
-
-/** The introspected schema as graphql-js objects, filtered as printIntrospection prints it. */
+/**
+ * The introspected schema as graphql-js objects, leaving out deprecated fields, arguments, input fields and enum
+ * values unless asked.
+ */
 export function buildSchemaOf(introspection: IntrospectionQuery, includeDeprecated: boolean): GraphQLSchema {
   return readingSchema(() =>
     buildClientSchema(includeDeprecated ? introspection : withoutDeprecated(introspection)),

@@ -1,5 +1,10 @@
-/** A URL the server may POST to, or what is wrong with it (never quoting its user-info or query string). */
-export function parseEndpoint(text: string): URL | string {
+/** What is wrong with an endpoint URL, worded to follow its name ("endpoint must be …"); never quotes a secret. */
+export class EndpointError extends Error {
+  override readonly name = 'EndpointError';
+}
+
+/** A URL the server may POST to; an EndpointError says what is wrong (never quoting user-info or query string). */
+export function parseEndpoint(text: string): URL {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -7,13 +12,17 @@ export function parseEndpoint(text: string): URL | string {
     const quoted = text.includes('@')
       ? ''
       : `, got ${JSON.stringify(text.trim().split(/[?#]/, 1)[0]!.slice(0, 80))}`;
-    return `must be an absolute http(s) URL such as https://api.example.com/graphql${quoted}`;
+    throw new EndpointError(
+      `must be an absolute http(s) URL such as https://api.example.com/graphql${quoted}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol.slice(0, -1).slice(0, 20))}`;
+    throw new EndpointError(
+      `must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol.slice(0, -1).slice(0, 20))}`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
-    return 'must not hold credentials (user:password@); pass them as headers instead';
+    throw new EndpointError('must not hold credentials (user:password@); pass them as headers instead');
   }
   return url;
 }

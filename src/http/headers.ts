@@ -21,33 +21,52 @@ export function isHeaderName(name: string): boolean {
   return TOKEN.test(name);
 }
 
+/** What is wrong with a header: names it (or its position), never its value. */
+export class HeaderError extends Error {
+  override readonly name = 'HeaderError';
+}
+
 /** An ordered set of headers, one per case-insensitive name. */
 export class HeaderSet {
   readonly #entries = new Map<string, { readonly name: string; readonly value: string }>();
 
   /**
-   * Adds or replaces a header; returns what is wrong with it instead, naming the header but not its value.
-   * An invalid name is described by `position` ("the 2nd header name"), never quoted: it may be a value
-   * pasted in the wrong place.
+   * The headers of a JSON object of names to values (strings; numbers and booleans turned into strings). A bad
+   * name is described by its position ("the 2nd header name"), never quoted: it may be a value put there.
    */
-  trySet(
-    name: string,
-    value: string | { readonly invalid: string },
-    position = 'a header name',
-  ): string | undefined {
-    if (!isHeaderName(name)) {
-      return `${position} is not a valid HTTP header name such as X-Api-Key (it is not shown: it may be a value)`;
+  static of(object: Readonly<Record<string, unknown>>): HeaderSet {
+    const headers = new HeaderSet();
+    for (const [index, [name, value]] of Object.entries(object).entries()) {
+      headers.set(name, parseHeaderValue(value), `the ${ordinal(index + 1)} header name`);
     }
-    if (MANAGED.has(name.toLowerCase())) return `header ${name} cannot be set: the HTTP client manages it`;
-    if (typeof value !== 'string') return `header ${name} ${value.invalid}`;
+    return headers;
+  }
+
+  /**
+   * Adds or replaces a header, or throws a HeaderError naming the header but not its value. An invalid name is
+   * described by `position` ("the 2nd header name"), never quoted: it may be a value pasted in the wrong place.
+   */
+  set(name: string, value: string | { readonly invalid: string }, position = 'a header name'): this {
+    if (!isHeaderName(name)) {
+      throw new HeaderError(
+        `${position} is not a valid HTTP header name such as X-Api-Key (it is not shown: it may be a value)`,
+      );
+    }
+    if (MANAGED.has(name.toLowerCase()))
+      throw new HeaderError(`header ${name} cannot be set: the HTTP client manages it`);
+    if (typeof value !== 'string') throw new HeaderError(`header ${name} ${value.invalid}`);
     if (value.length > MAX_VALUE_CHARS) {
-      return `header ${name} has a value of ${value.length} characters, more than the ${MAX_VALUE_CHARS} an HTTP server accepts`;
+      throw new HeaderError(
+        `header ${name} has a value of ${value.length} characters, more than the ${MAX_VALUE_CHARS} an HTTP server accepts`,
+      );
     }
     if (!FIELD_VALUE.test(value)) {
-      return `header ${name} has a value with a line break, a control character or a character above U+00FF, which HTTP headers cannot carry`;
+      throw new HeaderError(
+        `header ${name} has a value with a line break, a control character or a character above U+00FF, which HTTP headers cannot carry`,
+      );
     }
     this.#entries.set(name.toLowerCase(), { name, value });
-    return undefined;
+    return this;
   }
 
   get size(): number {

@@ -14,6 +14,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, type AnalysedDocument } from '../graphql/operation.js';
 import { located } from '../graphql/schema-file.js';
@@ -65,7 +66,7 @@ export interface OperationSet {
    * The tool's arguments as the operation's variables, coerced against the schema, or the problems, each
    * naming the variable (and the valid names, e.g. of an enum).
    */
-  variablesOf(tool: OperationTool, args: Record<string, unknown>): Record<string, unknown> | string;
+  variablesOf(tool: OperationTool, args: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface LoadOptions {
@@ -93,7 +94,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
       throw new OperationsError(located(file, error));
     }
     for (const node of definitions) {
-      const line = `${file}:${lineOf(text, node.loc?.start ?? 0)}`;
+      const line = `${file}:${node.loc?.startToken.line ?? 1}`;
       if (node.kind === 'FragmentDefinition') {
         const known = fragments.get(node.name.value);
         if (known !== undefined) {
@@ -122,7 +123,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
   const names = new Map<string, string>();
   for (const { node, file, text } of operations) {
     const name = node.name!.value;
-    const where = `${file}:${lineOf(text, node.loc?.start ?? 0)}`;
+    const where = `${file}:${node.loc?.startToken.line ?? 1}`;
     if (node.operation === 'subscription') {
       throw new OperationsError(`${where}: ${name} is a subscription, which a tool cannot serve`);
     }
@@ -262,13 +263,16 @@ function coerce(
   schema: GraphQLSchema,
   tool: OperationTool,
   args: Record<string, unknown>,
-): Record<string, unknown> | string {
+): Record<string, unknown> {
   const definitions = tool.operation.variableDefinitions ?? [];
   const known = definitions.map((definition) => definition.variable.name.value);
   const unknown = Object.keys(args).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
     const inputs = known.length > 0 ? `the inputs are ${known.join(', ')}` : 'it takes no inputs';
-    return `unknown input ${unknown.map((key) => JSON.stringify(key.slice(0, 60))).join(', ')} (${inputs})`;
+    throw new ToolError(
+      'INVALID_INPUT',
+      `unknown input ${unknown.map((key) => JSON.stringify(key.slice(0, 60))).join(', ')} (${inputs})`,
+    );
   }
   // A null is sent as given where the variable takes one (it may mean something else than leaving it out);
   // where it cannot be null, it counts as left out, as for the built-in tools (models send null for "none").
@@ -287,7 +291,7 @@ function coerce(
     schema,
     result.errors.map((error) => error.message),
   );
-  return [...messages, ...hints].join(' ');
+  throw new ToolError('INVALID_INPUT', [...messages, ...hints].join(' '));
 }
 
 /**
@@ -301,10 +305,4 @@ function withType(error: GraphQLError): string {
   const type = print(definition.type);
   const name = definition.variable.name.value;
   return message.includes(`"${type}"`) ? message : `${message} (input "${name}" is of type ${type})`;
-}
-
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }

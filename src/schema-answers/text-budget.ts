@@ -9,14 +9,6 @@ export function joinBlocks(blocks: readonly string[]): string {
   return blocks.filter((block) => block !== '').join(BLOCK_SEPARATOR);
 }
 
-/** The length of `blocks` once joined. */
-export function joinedLength(blocks: readonly string[]): number {
-  const present = blocks.filter((block) => block !== '');
-  return (
-    present.reduce((sum, block) => sum + block.length, 0) + BLOCK_SEPARATOR.length * (present.length - 1)
-  );
-}
-
 /**
  * `items` joined by `separator`, as many as fit in `maxChars` with, when some are left out, "… N more"
  * after them. Returns the text and how many items it shows.
@@ -46,17 +38,17 @@ function moreSuffix(left: number, afterItems: boolean): string {
 }
 
 /** What the last-resort cut appends. */
-export const CUT_MARKER = '# … cut here to stay within the character limit (--maxSchemaChars)';
+export const CUT_LINE = '# … cut here to stay within the character limit (--maxSchemaChars)';
 
 /**
- * `text` if it is at most `maxChars` long; else its start, cut at a line end, followed by CUT_MARKER. The
+ * `text` if it is at most `maxChars` long; else its start, cut at a line end, followed by CUT_LINE. The
  * renderers fit their answers themselves: this only guarantees the budget whatever happens.
  */
 export function clampText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const room = maxChars - CUT_MARKER.length - 1;
+  const room = maxChars - CUT_LINE.length - 1;
   if (room <= 0) return text.slice(0, Math.max(0, maxChars - 1)) + '…';
   const lineEnd = text.lastIndexOf('\n', room);
   const start = lineEnd > room / 2 ? text.slice(0, lineEnd) : text.slice(0, room);
-  return `${start}\n${CUT_MARKER}`;
+  return `${start}\n${CUT_LINE}`;
 }

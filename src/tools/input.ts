@@ -1,8 +1,8 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z, type output, type ZodObject } from './zod.js';
 import { ToolError } from '../errors.js';
-import { parseEndpoint } from '../http/endpoint.js';
-import { HeaderSet, isHeaderName, ordinal, parseHeaderValue } from '../http/headers.js';
+import { EndpointError, parseEndpoint } from '../http/endpoint.js';
+import { HeaderError, HeaderSet, isHeaderName, ordinal } from '../http/headers.js';
 
 /**
  * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts
@@ -119,17 +119,20 @@ export const headersInput = z
 /** The endpoint to call: the input's, checked, or the startup default. */
 export function readEndpoint(given: string | undefined, fallback: URL): URL {
   if (given === undefined) return fallback;
-  const parsed = parseEndpoint(given);
-  if (typeof parsed === 'string') throw new ToolError('INVALID_INPUT', `endpoint ${parsed}`);
-  return parsed;
+  try {
+    return parseEndpoint(given);
+  } catch (error) {
+    if (error instanceof EndpointError) throw new ToolError('INVALID_INPUT', `endpoint ${error.message}`);
+    throw error;
+  }
 }
 
 /** The call's headers as a HeaderSet, or INVALID_INPUT naming the bad header (never its value). */
 export function readHeaders(given: Record<string, unknown> | undefined): HeaderSet {
-  const headers = new HeaderSet();
-  for (const [index, [name, value]] of Object.entries(given ?? {}).entries()) {
-    const problem = headers.trySet(name, parseHeaderValue(value), `the ${ordinal(index + 1)} header name`);
-    if (problem !== undefined) throw new ToolError('INVALID_INPUT', `headers: ${problem}`);
+  try {
+    return HeaderSet.of(given ?? {});
+  } catch (error) {
+    if (error instanceof HeaderError) throw new ToolError('INVALID_INPUT', `headers: ${error.message}`);
+    throw error;
   }
-  return headers;
 }

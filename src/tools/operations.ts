@@ -1,7 +1,6 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
-import { ToolError } from '../errors.js';
 import type { OperationSet, OperationTool } from '../operations/load.js';
 import { Call, guarded } from './call.js';
 import type { Confirmer } from './confirmation.js';
@@ -64,7 +63,6 @@ export class OperationTools {
     const call = new Call(this.config);
     return guarded(call, async () => {
       const variables = set.variablesOf(tool, args);
-      if (typeof variables === 'string') throw new ToolError('INVALID_INPUT', variables);
       const { runOperation } = await import('./query-run.js');
       return runOperation(this.config, tool, variables, call, context.mcpReq.signal, (mutation) =>
         this.confirmer.decide(context, mutation),

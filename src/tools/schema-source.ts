@@ -61,7 +61,7 @@ export async function loadSchema(
   const fromFile = fileSchema(config, request.endpoint);
   if (fromFile !== undefined) return { schema: fromFile, key: FILE_KEY };
   const schemas = sharedSchemaCache(config);
-  const key = keyOf(schemas, request.endpoint, request.headers);
+  const key = schemas.keyOf(request.endpoint, request.headers.entries());
   const refused = refusals.get(key);
   if (refused !== undefined) {
     if (refused.until > performance.now()) throw refused.error;
@@ -100,21 +100,7 @@ export function knownSchema(
   const schemas = sharedSchemaCache(config);
   // Every query asks: without a schema fetched, that costs nothing.
   if (schemas.size === 0) return undefined;
-  return schemas.peek(keyOf(schemas, endpoint, headers));
-}
-
-// The cache key is an HMAC: computed once per set of headers (the startup headers, mostly) and endpoint.
-const keys = new WeakMap<HeaderSet, Map<string, string>>();
-
-function keyOf(schemas: SchemaCache<IntrospectedSchema>, endpoint: URL, headers: HeaderSet): string {
-  let byEndpoint = keys.get(headers);
-  if (byEndpoint === undefined) keys.set(headers, (byEndpoint = new Map()));
-  let key = byEndpoint.get(endpoint.href);
-  if (key === undefined) {
-    key = schemas.keyOf(endpoint, headers.entries());
-    if (byEndpoint.size < 64) byEndpoint.set(endpoint.href, key);
-  }
-  return key;
+  return schemas.peek(schemas.keyOf(endpoint, headers.entries()));
 }
 
 /** The key of the schema from --schema: no cache entry has it. */

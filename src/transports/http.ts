@@ -6,7 +6,7 @@ import { ResourceServer } from '../auth/oauth.js';
 import { Refusal } from '../auth/refusal.js';
 import { SharedToken } from '../auth/shared-token.js';
 import type { Config } from '../config.js';
-import { HeaderSet } from '../http/headers.js';
+import { HeaderError } from '../http/headers.js';
 import type { LiveOperations } from '../operations/live.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
 import { createServer } from '../server.js';
@@ -109,15 +109,18 @@ export async function serveHttp(
     // the SDK's scopeChallenge of registerTool: its challenge adds an error_description the contract's has not.
     if (oauth && method === 'tools/call' && tool !== undefined && !oauth.allows(caller?.scopes ?? [], tool))
       return reply.refused(oauth.insufficientScope(tool));
-    const forwarded = forwardedHeaders((name) => headerText(req, name), config, caller?.token);
-    if (typeof forwarded === 'string') return reply.badForwardedHeader(forwarded);
+    try {
+      forwardedHeaders((name) => headerText(req, name), config, caller?.token);
+    } catch (error) {
+      if (error instanceof HeaderError) return reply.badForwardedHeader(`forwarded ${error.message}`);
+      throw error;
+    }
     await exchange(req, res, body.message, caller);
   }
 
   /** The configuration of one request: its forwarded headers (validated in front) on top of the configured. */
   function configFor(header: (name: string) => string | undefined, authInfo?: AuthInfo): Config {
-    const forwarded = forwardedHeaders(header, config, authInfo?.token);
-    const headers = typeof forwarded === 'string' ? new HeaderSet() : forwarded;
+    const headers = forwardedHeaders(header, config, authInfo?.token);
     return headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
   }
 

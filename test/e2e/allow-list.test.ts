@@ -1,4 +1,4 @@
-// A path-scoped --allowedEndpoints bounds where credentials go (issue 18, finding 4): every redirect hop is
+// A path-scoped --allowedEndpoints bounds where credentials go: every redirect hop is
 // checked against the list like a direct call, and paths a server may read as other paths (encoded slashes,
 // encoded dot segments) are refused before anything is sent. The endpoint on 127.0.0.1 redirects
 // /redirect?to=<path> to that path and records which paths received an Authorization header.

@@ -1,4 +1,4 @@
-// Responses nested deeper than the server reads (finding 7b of issue 18): a GraphQL response thousands of
+// Responses nested deeper than the server reads: a GraphQL response thousands of
 // levels deep MUST end in INVALID_RESPONSE stating the limit, for both tools, never in an uncoded stack
 // overflow; one nested exactly to the limit is still an answer; and the server keeps serving afterwards.
 import assert from 'node:assert/strict';

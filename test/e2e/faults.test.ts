@@ -1,4 +1,4 @@
-// The fault matrix of issue 4, end to end: the built binary over stdio with the SDK client against real
+// The fault matrix, end to end: the built binary over stdio with the SDK client against real
 // servers on 127.0.0.1. test/e2e/query.test.ts already covers each error code once; this file adds what
 // the issue states precisely: the total deadline holds within 10 % (also while headers or a body trickle
 // in), a 1 GB body is cut at the cap while the server's memory stays within 50 MB of idle, redirects are

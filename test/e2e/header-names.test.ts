@@ -1,5 +1,5 @@
 // A per-call header name that is really a value (a token pasted where the name goes) is reported by its
-// position in the headers input, never echoed to the model (issue 18, finding 5), and nothing is sent.
+// position in the headers input, never echoed to the model, and nothing is sent.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLibraryApi } from '../../demo/library-api.ts';

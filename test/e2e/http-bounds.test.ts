@@ -1,4 +1,4 @@
-// Remote mode's bounds (issue 18, finding 6 and 7a): one HTTP client must not be able to fill the server's
+// Remote mode's bounds: one HTTP client must not be able to fill the server's
 // memory or slip calls past the request log. Requests in flight and request bodies are bounded, beyond which
 // the server answers 413 or 503 with Retry-After; JSON-RPC batches are refused whole.
 import assert from 'node:assert/strict';

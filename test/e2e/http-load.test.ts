@@ -1,4 +1,4 @@
-// Remote mode under load, and scaled out (issue 6): 2,000 tool calls from 50 concurrent HTTP clients
+// Remote mode under load, and scaled out: 2,000 tool calls from 50 concurrent HTTP clients
 // against one process, and two replicas behind a small round-robin proxy serving one client whose
 // consecutive requests land on alternate replicas. Stateless serving is what makes the second work.
 import assert from 'node:assert/strict';

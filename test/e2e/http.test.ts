@@ -1,4 +1,4 @@
-// Remote mode (issue 6), end to end: the built binary with --transport=http on 127.0.0.1, driven by the
+// Remote mode, end to end: the built binary with --transport=http on 127.0.0.1, driven by the
 // official SDK client over Streamable HTTP and by raw node:http requests, against the demo library API.
 // Covers the endpoint and its methods, /health, the bearer token, the listening-interface rule, DNS
 // rebinding (Host and Origin), forwarded headers and their isolation between users, the request log,
@@ -58,7 +58,7 @@ function assertInitialized(response: RawResponse): void {
   assert.equal(result?.serverInfo?.name, 'graphql-mcp');
 }
 
-/** Asserts DESIGN.md's startup failure: exit 2, one stderr line, no stack trace, nothing served. */
+/** Asserts the contract's startup failure: exit 2, one stderr line, no stack trace, nothing served. */
 function assertStartupError(result: RunResult, expected: RegExp): void {
   assert.equal(result.served, false, `it started serving: ${result.stderr}`);
   assert.equal(result.status, 2, result.stderr);

@@ -70,7 +70,7 @@ interface Refused {
   readonly name: string;
   readonly query: string;
   readonly operationName?: string;
-  /** The code when an earlier step of DESIGN.md refuses the document first; MUTATION_NOT_ALLOWED by default. */
+  /** The code when an earlier step of the contract refuses the document first; MUTATION_NOT_ALLOWED by default. */
   readonly code?: string;
 }
 

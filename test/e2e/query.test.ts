@@ -629,7 +629,7 @@ describe('graphql_query result shape', () => {
     assert.equal(firstText(result), JSON.stringify(result.structuredContent));
   });
 
-  test('the request is a POST of {query, variables, operationName} as JSON with the DESIGN.md headers', async () => {
+  test("the request is a POST of {query, variables, operationName} as JSON with the contract's headers", async () => {
     const query = 'query Pick($id: ID!) { book(id: $id) { title } } query Other { authors { name } }';
     await call(main, { query, variables: { id: 'b2' }, operationName: 'Pick' });
     const request = library.requests.at(-1)!;

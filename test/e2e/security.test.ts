@@ -1,4 +1,4 @@
-// DESIGN.md's Security section, end to end: where the startup headers go, the withheld-headers note,
+// The contract's Security section (docs/contract.md), end to end: where the startup headers go, the withheld-headers note,
 // --allowedEndpoints matching, --readOnly, tool annotations, and that no secret ever leaves the process.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';

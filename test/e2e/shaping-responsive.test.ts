@@ -1,4 +1,4 @@
-// Shortening a hostile answer MUST NOT stall the server (issue 24): a GraphQL API on 127.0.0.1 answers with
+// Shortening a hostile answer MUST NOT stall the server: a GraphQL API on 127.0.0.1 answers with
 // about 1 MiB of lists nested 990 deep with hundreds of siblings at each level, which the old shaping took tens
 // of seconds to shorten, on the event loop. While the server shapes it, pings (stdio) and GET /health (remote
 // mode) are answered at once, and the result is within --maxResultChars and says what was cut.

@@ -1,4 +1,4 @@
-// The binary's command line, end to end: every option of DESIGN.md's table in each accepted form, the
+// The binary's command line, end to end: every option of docs/contract.md's table in each accepted form, the
 // environment fallbacks, the defaults, and the one-line exit-code-2 failure for every bad value.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -57,7 +57,7 @@ function run(args: readonly string[], env: Record<string, string> = {}): Promise
   });
 }
 
-/** Asserts DESIGN.md's startup failure: exit 2, one stderr line naming the option, no stack, no secret. */
+/** Asserts the contract's startup failure: exit 2, one stderr line naming the option, no stack, no secret. */
 function assertStartupError(result: RunResult, option: string, expected: RegExp): void {
   const shown = `status ${result.status}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
   assert.equal(result.status, 2, shown);

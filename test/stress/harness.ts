@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import { CLI } from '../fixtures/mcp.ts';
 
-/** The error codes of DESIGN.md that a tool result may start with. */
+/** The error codes of docs/contract.md that a tool result may start with. */
 export const ERROR_CODES = [
   'INVALID_INPUT',
   'ENDPOINT_NOT_ALLOWED',
@@ -69,7 +69,7 @@ export function classify(message: JsonRpcMessage): CallOutcome {
   if (result.isError !== true) return { kind: 'success', result };
   const code = ERROR_CODES.find((c) => first.startsWith(`${c}: `));
   if (code !== undefined) return { kind: 'error', code, text: first, result };
-  // A GraphQL response holding only errors is an error result that keeps the response (DESIGN.md).
+  // A GraphQL response holding only errors is an error result that keeps the response (docs/contract.md).
   if (result.structuredContent !== undefined && first === JSON.stringify(result.structuredContent)) {
     return { kind: 'graphql-errors', result };
   }

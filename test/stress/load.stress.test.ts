@@ -1,4 +1,4 @@
-// The long load and lifetime runs of issue 4 (npm run test:stress, bounded well under 5 minutes): 10,000
+// The long load and lifetime runs (npm run test:stress, bounded well under 5 minutes): 10,000
 // calls at 64 in flight, 1,000 cancellations, and each way of ending the process under load. The figures
 // are printed as test diagnostics. The fuzz suites run after this file with GRAPHQL_MCP_FUZZ_SCALE=5.
 import assert from 'node:assert/strict';

@@ -76,10 +76,9 @@ function request(endpoint: URL, overrides: Partial<GraphQLRequest> = {}): GraphQ
   };
 }
 
+/** Throws (failing the test) on a header the set refuses. */
 function headers(entries: Record<string, string>): HeaderSet {
-  const set = new HeaderSet();
-  for (const [name, value] of Object.entries(entries)) assert.equal(set.trySet(name, value), undefined);
-  return set;
+  return HeaderSet.of(entries);
 }
 
 /** The ToolError a request fails with, after checking its code. */
