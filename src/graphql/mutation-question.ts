@@ -7,6 +7,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import type { AnalysedDocument } from './operation.js';
+import { thousands } from '../thousands.js';
 
 // What a person is shown before a mutation runs, so that they can judge it in a few seconds: where it goes, which
 // operation, each field it calls with its arguments (variables filled in), and the exact document that will be
@@ -42,7 +43,7 @@ export function mutationQuestion({ endpoint, document, operation, variables }: M
     for (const field of fields.slice(0, MAX_FIELDS))
       lines.push(`  ${describeField(field, variables, operation)}`);
     if (fields.length > MAX_FIELDS)
-      lines.push(`  … and ${(fields.length - MAX_FIELDS).toLocaleString('en-US')} more fields`);
+      lines.push(`  … and ${thousands(fields.length - MAX_FIELDS)} more fields`);
   } else {
     // The mutation guard covers the whole document, so a document that holds one is asked about even when the
     // operation to run is a query: the person sees which runs.
@@ -128,7 +129,7 @@ function literal(value: unknown): string {
 /** `text`, or its start with the count of what was left out. */
 function bounded(text: string, max: number, unit: string): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}… (${(text.length - max).toLocaleString('en-US')} more ${unit} not shown)`;
+  return `${text.slice(0, max)}… (${thousands(text.length - max)} more ${unit} not shown)`;
 }
 
 /**

@@ -13,6 +13,7 @@
 
 import { createYielder } from '../time-slice.js';
 import { denserBudget, MAX_TOKENS_PER_CHAR, TOKENS_PER_BUDGET_CHAR } from './token-estimate.js';
+import { thousands } from '../thousands.js';
 
 /** One cut: a list that kept its first items, an object that kept some keys, a string or key that kept its start. */
 export interface Cut {
@@ -831,5 +832,5 @@ function paginationPaths(root: Record<string, unknown>): string[] {
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return thousands(n);
 }

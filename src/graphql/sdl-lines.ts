@@ -14,6 +14,7 @@ import {
   type GraphQLInputField,
   type GraphQLNamedType,
 } from 'graphql';
+import { thousands } from '../thousands.js';
 
 // One-line SDL for the parts of a large schema that are shown in brief (overview, search results): the
 // same syntax printSchema uses, without the multi-line descriptions that make up most of a big schema.
@@ -118,5 +119,5 @@ export function count(n: number, noun: string): string {
 
 /** 1155402 → "1,155,402". */
 export function formatNumber(n: number): string {
-  return n.toLocaleString('en-US');
+  return thousands(n);
 }

@@ -7,6 +7,7 @@ import { letInputIn } from '../time-slice.js';
 import { VERSION } from '../version.js';
 import { describeEndpoint } from './endpoint.js';
 import { HeaderSet } from './headers.js';
+import { thousands } from '../thousands.js';
 
 /** One GraphQL request over HTTP. */
 export interface GraphQLRequest {
@@ -330,7 +331,7 @@ function classify(
     if (text.length > 2 * MAX_RESPONSE_DEPTH && nestsDeeperThan(parsed, MAX_RESPONSE_DEPTH)) {
       throw new ToolError(
         'INVALID_RESPONSE',
-        `HTTP ${status} with a GraphQL response nested more than ${MAX_RESPONSE_DEPTH.toLocaleString('en-US')} levels deep (objects and arrays), the most this server reads; select less deeply nested fields`,
+        `HTTP ${status} with a GraphQL response nested more than ${thousands(MAX_RESPONSE_DEPTH)} levels deep (objects and arrays), the most this server reads; select less deeply nested fields`,
       );
     }
     return { status, result: parsed };

@@ -14,6 +14,7 @@ import { Redactor } from '../redaction/redactor.js';
 import { configuredUrls } from '../security.js';
 import { runIntrospect } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
+import { thousands } from '../thousands.js';
 
 /** The built-in scalars every schema has: no one asks to read them. */
 const BUILT_IN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
@@ -31,7 +32,7 @@ export function registerSchemaResources(
   cacheHint: CacheHint,
 ): void {
   const endpoint = describeEndpoint(config.endpoint);
-  const chars = config.maxSchemaChars.toLocaleString('en-US');
+  const chars = thousands(config.maxSchemaChars);
   server.registerResource(
     resourceName(uris.schema),
     uris.schema,

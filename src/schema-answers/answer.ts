@@ -5,6 +5,7 @@ import { renderTypes, resolveTypeNames } from './types.js';
 import type { IntrospectedSchema, SchemaView } from '../graphql/schema-view.js';
 import { stringLiteral } from '../graphql/sdl-lines.js';
 import { BLOCK_SEPARATOR, clampText } from './text-budget.js';
+import { thousands } from '../thousands.js';
 
 // What graphql_introspect answers, within a character budget:
 //   - no typeNames and no search: the whole SDL if it fits, else the overview;
@@ -64,7 +65,7 @@ async function answer_(
       left === 0
         ? []
         : [
-            `# Deprecated members left out: ${left.toLocaleString('en-US')} (fields, arguments, input fields, ` +
+            `# Deprecated members left out: ${thousands(left)} (fields, arguments, input fields, ` +
               'enum values); includeDeprecated: true shows them.',
           ];
     const whole = view.wholeSdl(maxChars - notes.reduce((sum, note) => sum + note.length + 1, 0));

@@ -1,6 +1,8 @@
 // Every answer of graphql_introspect fits a character budget (--maxSchemaChars). These are the few rules
 // the renderers share for that: how blocks are joined, how lists are cut, and the last-resort cut.
 
+import { thousands } from '../thousands.js';
+
 /** Between blocks of SDL, as printSchema separates types. */
 export const BLOCK_SEPARATOR = '\n\n';
 
@@ -34,7 +36,7 @@ export function listWithin(
 
 function moreSuffix(left: number, afterItems: boolean): string {
   if (left <= 0) return '';
-  return `${afterItems ? ' ' : ''}… ${left.toLocaleString('en-US')} more`;
+  return `${afterItems ? ' ' : ''}… ${thousands(left)} more`;
 }
 
 /** What the last-resort cut appends. */

@@ -10,6 +10,7 @@ import { redactionNote } from '../redaction/redactor.js';
 import { headersFor } from '../security.js';
 import type { Call } from './call.js';
 import { loadSchema, sharedSchemaCache } from './schema-source.js';
+import { thousands } from '../thousands.js';
 
 // What graphql_introspect does once its inputs and endpoint are checked (introspect.ts): fetch the schema (or
 // take it from the cache or the --schema file), and answer the question within --maxSchemaChars, notes included.
@@ -89,7 +90,7 @@ export function fitError(config: Config, call: Call, message: string, code: stri
 
 /** Why an answer holds fewer characters than --maxSchemaChars. */
 function denseNote(maxChars: number): string {
-  return `This schema's text is dense in tokens (CJK or the like): answers hold fewer characters than --maxSchemaChars (${maxChars.toLocaleString('en-US')}), about half as many tokens.`;
+  return `This schema's text is dense in tokens (CJK or the like): answers hold fewer characters than --maxSchemaChars (${thousands(maxChars)}), about half as many tokens.`;
 }
 
 // Every text of a result counts against --maxSchemaChars, with two characters between texts for the
