@@ -225,8 +225,8 @@ async function longestStall(url: string): Promise<number> {
     if (command.kind !== 'serve') throw new Error('unexpected command');
     const histogram = monitorEventLoopDelay({ resolution: 1 });
     histogram.enable();
-    await runIntrospect(command.config, {});
-    await runIntrospect(command.config, { search: 'pull request' });
+    await runIntrospect([command.config], {});
+    await runIntrospect([command.config], { search: 'pull request' });
     histogram.disable();
     return histogram.max / 1e6;
   } finally {

@@ -8,7 +8,17 @@ import {
   type MutationPolicy,
   type ValidateMode,
 } from './option-parsers.js';
-import { declaration, OPTION_NAMES, optionValues, readCommandLine, type OptionValues } from './options.js';
+import { readConfigFile } from './config-file.js';
+import {
+  declaration,
+  OPTION_NAMES,
+  optionValues,
+  readCommandLine,
+  type GivenValue,
+  type OptionName,
+  type OptionValue,
+  type OptionValues,
+} from './options.js';
 
 export {
   BUILT_IN_TOOLS,
@@ -25,6 +35,14 @@ export {
  * default and its environment variable are declared in src/options.ts.
  */
 export interface Config {
+  /** The API's name: its key under `apis` in a config file, or `default` for the command line's one API. */
+  readonly api: string;
+  /** The startup headers of every API of the server: secrets of every answer, whichever API it comes from. */
+  readonly secretHeaders: readonly HeaderSet[];
+  /** Every API's configured URLs (endpoint, --allowedEndpoints): their query-string values are secrets too. */
+  readonly secretUrls: readonly URL[];
+  /** Scopes an OAuth token needs to use this API (a config file's `apis.<name>.oauthScopes`). */
+  readonly apiScopes: readonly string[];
   /** --endpoint: where a call without `endpoint` goes. */
   readonly endpoint: URL;
   /** --headers, sent to trusted endpoints (see security.ts). Values are secrets. */
@@ -106,18 +124,97 @@ export interface OAuthOptions {
   readonly toolScopes: ReadonlyMap<string, readonly string[]>;
 }
 
-/** What the command line asks for: run the server with a config, or print help or the version. */
-export type Command = { kind: 'serve'; config: Config } | { kind: 'help' } | { kind: 'version' };
+/** The name of the command line's one API, where no config file names APIs. */
+export const DEFAULT_API = 'default';
+
+/** What the command line asks for: serve these APIs (the first is `config`), or print help or the version. */
+export type Command =
+  | {
+      readonly kind: 'serve';
+      /** The first API: the command line's one API, or a config file's first. */
+      readonly config: Config;
+      readonly apis: readonly Config[];
+      /** The config file (--config), read again when it changes. */
+      readonly configFile: string | undefined;
+      /** What was given but does nothing, for stderr. */
+      readonly warnings: readonly string[];
+    }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' };
 
 /** argv (without node and script) and the environment → one validated, frozen Command. */
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const line = readCommandLine(argv);
   if (line.kind !== 'options') return { kind: line.kind };
   const options = optionValues(line.args, env);
+  const path = options.get('config');
+  if (path === undefined) {
+    const config = withSecrets([readApi(DEFAULT_API, options, options, [])])[0]!;
+    return { kind: 'serve', config, apis: [config], configFile: undefined, warnings: [] };
+  }
+  const file = readConfigFile(path, env);
+  const warnings: string[] = [];
+  // An API's options come from the file; given beside it, they would describe no API.
+  for (const name of OPTION_NAMES.filter((name) => declaration(name).scope === 'api')) {
+    const given = options.given(name);
+    if (given?.argument) {
+      throw new ConfigError(
+        `${given.source}: with --config, an API's options go in the file (apis.<name>.${name})`,
+      );
+    }
+    if (given !== undefined)
+      warnings.push(`${given.source} is ignored: with --config, API options come from ${path}`);
+  }
+  const fromFile = (values: ReadonlyMap<OptionName, GivenValue>) => (name: OptionName) => values.get(name);
+  const server = layered(options.given, fromFile(file.top));
+  const apis = file.apis.map(({ name, options: own }) => {
+    if (own.get('endpoint') === undefined && file.top.get('endpoint') === undefined) {
+      throw new ConfigError(`--config ${path}: apis.${name} has no endpoint`);
+    }
+    const scopes = layered(fromFile(own)).get('oauthScopes') ?? [];
+    return readApi(name, layered(fromFile(own), fromFile(file.top)), server, scopes);
+  });
+  const all = withSecrets(apis);
+  return { kind: 'serve', config: all[0]!, apis: all, configFile: path, warnings };
+}
 
+/** Options read from the first of `sources` that has each, their defaults after that. */
+function layered(...sources: Array<(name: OptionName) => GivenValue | undefined>): OptionValues {
+  const given = (name: OptionName) => {
+    for (const source of sources) {
+      const value = source(name);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+  return {
+    given,
+    get<N extends OptionName>(name: N): OptionValue<N> {
+      const { parse, default: fallback } = declaration(name);
+      const value = given(name);
+      if (value !== undefined) return parse(value.value, value.source) as OptionValue<N>;
+      return (fallback === undefined ? undefined : parse(fallback, `--${name}`)) as OptionValue<N>;
+    },
+  };
+}
+
+/** Each API with every API's startup headers, to hide wherever an answer echoes one. */
+export function withSecrets(apis: readonly Config[]): Config[] {
+  const secretHeaders = apis.map((api) => api.headers);
+  const secretUrls = apis.flatMap((api) => [api.endpoint, ...(api.allowedEndpoints ?? [])]);
+  return apis.map((api) => Object.freeze({ ...api, secretHeaders, secretUrls }));
+}
+
+/** One API's configuration: its own options from `api`, the server's from `server`. */
+function readApi(name: string, api: OptionValues, server: OptionValues, scopes: readonly string[]): Config {
+  const options = api;
   const endpoint = options.get('endpoint');
   const mutations = readMutationPolicy(options);
   const config: Config = {
+    api: name,
+    secretHeaders: [],
+    secretUrls: [],
+    apiScopes: scopes,
     endpoint,
     headers: options.get('headers') ?? new HeaderSet(),
     timeout: options.get('timeout'),
@@ -125,7 +222,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     allowedEndpoints: options.get('allowedEndpoints'),
     readOnly: mutations === 'deny',
     mutations,
-    confirmTimeout: options.get('confirmTimeout'),
+    confirmTimeout: server.get('confirmTimeout'),
     maxResponseBytes: options.get('maxResponseBytes'),
     maxSchemaChars: options.get('maxSchemaChars'),
     schemaTtl: options.get('schemaTtl'),
@@ -133,22 +230,22 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     validate: options.get('validate'),
     schemaFile: options.get('schema'),
     operations: options.get('operations') ?? [],
-    prompts: options.get('prompts') ?? [],
-    tools: options.get('tools'),
-    transport: options.get('transport'),
+    prompts: server.get('prompts') ?? [],
+    tools: server.get('tools'),
+    transport: server.get('transport'),
     http: {
-      host: options.get('host'),
-      port: options.get('port'),
-      token: options.get('httpToken'),
-      allowUnauthenticated: options.get('allowUnauthenticated'),
-      allowedHosts: options.get('allowedHosts'),
+      host: server.get('host'),
+      port: server.get('port'),
+      token: server.get('httpToken'),
+      allowUnauthenticated: server.get('allowUnauthenticated'),
+      allowedHosts: server.get('allowedHosts'),
       forwardHeaders: options.get('forwardHeaders') ?? [],
-      maxInFlight: options.get('maxInFlight'),
-      oauth: readOAuth(options),
-      stateKey: options.get('stateKey'),
+      maxInFlight: server.get('maxInFlight'),
+      oauth: readOAuth(server),
+      stateKey: server.get('stateKey'),
     },
   };
-  checkHttpOptions(config, options);
+  checkHttpOptions(config, server, options);
   // Under an allow-list, a path a server may read as another is refused on every call: say so now, not then.
   const endpointProblem = config.allowedEndpoints === undefined ? undefined : ambiguousPath(endpoint);
   if (endpointProblem !== undefined) {
@@ -158,10 +255,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   }
   if (config.tools.length === 0 && config.operations.length === 0) {
     throw new ConfigError(
-      `${options.given('tools')!.source}=none leaves no tool to offer: give --operations too`,
+      `${server.given('tools')!.source}=none leaves no tool to offer: give --operations too`,
     );
   }
-  return { kind: 'serve', config: Object.freeze(config) };
+  return config;
 }
 
 /** --mutations, with --readOnly as another way to say deny (the two may not disagree). */
@@ -205,11 +302,11 @@ function readOAuth(options: OptionValues): OAuthOptions | undefined {
 }
 
 // Rules across options: HTTP settings need HTTP mode, and an exposed server needs a token.
-function checkHttpOptions(config: Config, options: OptionValues): void {
+function checkHttpOptions(config: Config, server: OptionValues, api: OptionValues): void {
   if (config.transport === 'stdio') {
     // Arguments only: an environment shared with a remote deployment may hold its variables.
     const given = OPTION_NAMES.filter((name) => declaration(name).remoteOnly)
-      .map((name) => options.given(name))
+      .map((name) => (declaration(name).scope === 'api' ? api : server).given(name))
       .find((value) => value?.argument);
     if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
     return;

@@ -1,23 +1,28 @@
 import type { CacheHint, McpServer, ServerCapabilities } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
-import type { LiveOperations } from './operations/live.js';
+import type { Live } from './live.js';
 import { builtInPrompts } from './prompts/built-in.js';
 import { registerPrompts, type PromptDefinition } from './prompts/prompt.js';
 import { OperationResources } from './resources/operation-resources.js';
 import { registerSchemaResources } from './resources/schema-resources.js';
-import { apiUris, DEFAULT_API } from './resources/uris.js';
+import { apiUris } from './resources/uris.js';
+import type { ServedApi } from './api.js';
 
-// What a server offers besides its tools: the schema and the curated operations as resources, and prompts.
+// What a server offers besides its tools: each API's schema and curated operations as resources, and prompts.
 // Each follows the tools it stands for, so that the operator's --tools (and remote mode's per-tool scopes)
 // govern them too: the schema resources are graphql_introspect's answers, the operation resources are the
 // operation tools' documents, and the built-in prompts steer the two built-in tools.
 
 /** What one server offers besides its tools. */
 export interface Features {
-  /** graphql://default/schema and graphql://default/types/{name}: where graphql_introspect is offered. */
+  /** graphql://<api>/schema and graphql://<api>/types/{name}: where graphql_introspect is offered. */
   readonly schema: boolean;
-  /** One resource per operation tool offered; followed as the files change when they are watched. */
-  readonly operations: LiveOperations | undefined;
+  /** Whether any API has operations (whose resources follow the files as they change, when watched). */
+  readonly operations: boolean;
+  /** Whether the resources may change (a watched config file, or watched operation files). */
+  readonly watched: boolean;
+  /** Whether the prompts may change: a watched config file changes the APIs the built-in ones name. */
+  readonly promptsWatched: boolean;
   /** The built-in prompts (where both built-in tools are offered), then the operator's. */
   readonly prompts: readonly PromptDefinition[];
 }
@@ -26,44 +31,52 @@ export interface Features {
 export function featuresOf(
   config: Config,
   offers: (tool: 'graphql_query' | 'graphql_introspect') => boolean,
-  operations: LiveOperations | undefined,
+  apis: Live<readonly ServedApi[]>,
   operatorPrompts: readonly PromptDefinition[],
 ): Features {
-  const builtIn = offers('graphql_query') && offers('graphql_introspect') ? builtInPrompts(config) : [];
-  return { schema: offers('graphql_introspect'), operations, prompts: [...builtIn, ...operatorPrompts] };
-}
-
-/**
- * The capabilities the features need, declared only when offered. Operation resources are declared whenever
- * operations are given (a reload may add the first one, and capabilities cannot change once connected);
- * their list changes only when the files are watched. Prompts never change while the process runs.
- */
-export function featureCapabilities(features: Features): ServerCapabilities {
-  const watched = features.operations?.watched ?? false;
+  const configs = apis.current.map((api) => api.config);
+  const builtIn = offers('graphql_query') && offers('graphql_introspect') ? builtInPrompts(configs) : [];
   return {
-    ...((features.schema || features.operations !== undefined) && { resources: { listChanged: watched } }),
-    ...(features.prompts.length > 0 && { prompts: { listChanged: false } }),
+    schema: offers('graphql_introspect'),
+    operations: apis.current.some((api) => api.operations !== undefined) || apis.watched,
+    watched: apis.watched || apis.current.some((api) => api.operations?.watched === true),
+    promptsWatched: apis.watched,
+    prompts: [...builtIn, ...operatorPrompts],
   };
 }
 
 /**
- * Registers the features on `server` (the SDK declares completions with the type template); returns the
- * operation resources, which `show` each new set of operations.
+ * The capabilities the features need, declared only when offered. Operation resources are declared whenever
+ * operations are given (a reload may add the first one, and capabilities cannot change once connected).
  */
+export function featureCapabilities(features: Features): ServerCapabilities {
+  return {
+    ...((features.schema || features.operations) && { resources: { listChanged: features.watched } }),
+    ...(features.prompts.length > 0 && { prompts: { listChanged: features.promptsWatched } }),
+  };
+}
+
+/** Registers the features of `apis` on `server`; returns what removes them again. */
 export function registerFeatures(
   server: McpServer,
-  config: Config,
+  apis: readonly ServedApi[],
   features: Features,
   hints: { readonly schema: CacheHint; readonly operations: CacheHint },
   allowed: (name: string) => boolean,
-): OperationResources | undefined {
-  const uris = apiUris(DEFAULT_API);
-  if (features.schema) registerSchemaResources(server, config, uris, hints.schema);
-  let resources: OperationResources | undefined;
-  if (features.operations !== undefined) {
-    resources = new OperationResources(server, uris, hints.operations, allowed);
-    resources.show(features.operations.current);
+): () => void {
+  const removals: Array<() => void> = [];
+  for (const api of apis) {
+    const uris = apiUris(api.config.api);
+    if (features.schema) removals.push(registerSchemaResources(server, api.config, uris, hints.schema));
+    if (api.operations === undefined) continue;
+    const prefix = apis.length > 1 ? `${api.config.api}_` : '';
+    const resources = new OperationResources(server, uris, hints.operations, allowed, prefix);
+    resources.show(api.operations.current);
+    removals.push(() => resources.show(undefined));
+    if (api.operations.watched) removals.push(api.operations.subscribe((set) => resources.show(set)));
   }
-  registerPrompts(server, features.prompts);
-  return resources;
+  removals.push(registerPrompts(server, features.prompts));
+  return () => {
+    for (const remove of removals.reverse()) remove();
+  };
 }

@@ -58,6 +58,14 @@ export interface OptionDeclaration<T = unknown> {
 }
 
 export const OPTIONS = {
+  config: {
+    env: 'GRAPHQL_MCP_CONFIG',
+    value: 'file',
+    parse: readPath,
+    group: 'general',
+    scope: 'server',
+    help: 'a JSON file of several named APIs, each with its own endpoint, headers and options (see `docs/config.md`); the options below then describe no API of their own',
+  },
   endpoint: {
     short: 'e',
     env: 'GRAPHQL_ENDPOINT',

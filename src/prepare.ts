@@ -11,7 +11,6 @@ import { readSchemaFile, SchemaFileError } from './graphql/schema-file.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { loadOperations, OperationsError, type OperationSet } from './operations/load.js';
 import { Redactor } from './redaction/redactor.js';
-import { configuredUrls } from './security.js';
 import { loadSchema } from './tools/schema-source.js';
 
 /** The configuration with its schema file read, and the operation set when operations are given. */
@@ -54,7 +53,7 @@ export async function prepare(config: Config): Promise<Prepared> {
 /** The schema operations are checked against: the file's, else the default endpoint's. */
 async function schemaOf(config: Config): Promise<GraphQLSchema> {
   if (config.schema !== undefined) return buildSchemaOf(config.schema, true);
-  const hide = Redactor.of([config.headers], configuredUrls(config));
+  const hide = Redactor.of(config.secretHeaders, config.secretUrls);
   try {
     const { schema } = await loadSchema(config, {
       endpoint: config.endpoint,

@@ -118,3 +118,13 @@ export function credentialAdvice(config: Config, endpoint: URL, sent: HeaderSet)
     '{"Authorization":"Bearer <token>"}), or pass them in the headers input'
   );
 }
+
+/**
+ * Which API a call is for: the one it names; else, when it gives an endpoint, the API that trusts it (its origin,
+ * or one of its --allowedEndpoints), so that its credentials are the ones that may go there; else the first.
+ */
+export function apiFor(apis: readonly Config[], name: string | undefined, endpoint: URL | undefined): Config {
+  if (name !== undefined) return apis.find((api) => api.api === name) ?? apis[0]!;
+  if (endpoint !== undefined) return apis.find((api) => isTrusted(api, endpoint)) ?? apis[0]!;
+  return apis[0]!;
+}

@@ -2,7 +2,8 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { BuiltInTool, Config } from './config.js';
 import { Diagnostics, type Era } from './diagnostics.js';
 import { featureCapabilities, featuresOf, registerFeatures } from './features.js';
-import type { LiveOperations } from './operations/live.js';
+import { Live } from './live.js';
+import type { ServedApi } from './api.js';
 import type { PromptDefinition } from './prompts/prompt.js';
 import { Confirmer } from './tools/confirmation.js';
 import { registerGraphQLIntrospect } from './tools/introspect.js';
@@ -15,18 +16,18 @@ const INSTRUCTIONS =
   'Results are GraphQL responses; failures start with an error code (e.g. COMPLEXITY_LIMIT) and say what to change.';
 
 /**
- * The lists change only when the server restarts with other options (unless operation files are watched);
- * clients of the 2026-07-28 protocol may keep them (and server/discover's answer) this long. Per-tool OAuth
- * scopes make them depend on the user: then only the user's own cache may keep them.
+ * The lists change only when the server restarts with other options (unless files are watched); clients of
+ * the 2026-07-28 protocol may keep them (and server/discover's answer) this long. Per-tool OAuth scopes make
+ * them depend on the user: then only the user's own cache may keep them.
  */
 const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const;
 const PRIVATE_LIST_CACHE = { ...LIST_CACHE, cacheScope: 'private' } as const;
 
-function listCache(perUser: boolean, watched: boolean) {
+function listCache(perUser: boolean, watched: boolean, apisWatched: boolean) {
   const hint = perUser ? PRIVATE_LIST_CACHE : LIST_CACHE;
-  // Prompts and resource templates never change while the process runs; watched operation files may change
-  // the tools and the operation resources at any time: then those lists are not to be kept.
-  const fixed = { 'prompts/list': hint, 'resources/templates/list': hint };
+  // Watched files may change the tools and the resources at any time, and a watched config file the prompts
+  // that name its APIs: then those lists are not to be kept.
+  const fixed = { 'resources/templates/list': hint, ...(!apisWatched && { 'prompts/list': hint }) };
   return watched ? fixed : { ...fixed, 'tools/list': hint, 'resources/list': hint, 'server/discover': hint };
 }
 
@@ -45,8 +46,6 @@ export interface ServerOptions {
   readonly era?: Era;
   /** Receives one JSON line per tool call (remote mode writes them to stderr). */
   readonly log?: (line: string) => void;
-  /** The operator's operations as tools (--operations); followed as they change when they are watched. */
-  readonly operations?: LiveOperations;
   /** Which tools this server offers (remote mode: those the request's token has the scopes for). */
   readonly allowTool?: (name: string) => boolean;
   /** The operator's prompts (--prompts), read at start-up. */
@@ -54,43 +53,91 @@ export interface ServerOptions {
 }
 
 /**
- * An MCP server with its tools registered (the built-in ones --tools names, and the operation tools), and the
- * resources and prompts that go with them (features.ts), not yet connected to a transport. No I/O: the SDK's
- * serving entries (serveStdio, createMcpHandler) call it once per connection or request.
+ * An MCP server with the tools of these APIs registered (the built-in ones --tools names, each taking an `api`
+ * input when there are several, and every API's operation tools), and the resources and prompts that go with
+ * them (features.ts), not yet connected to a transport. When the APIs change (a watched config file), it offers
+ * the new ones. No I/O: the SDK's serving entries (serveStdio, createMcpHandler) call it once per connection or
+ * request.
  */
-export function createServer(config: Config, options: ServerOptions = {}): McpServer {
+export function createServer(
+  apis: Live<readonly ServedApi[]> | readonly ServedApi[],
+  options: ServerOptions = {},
+): McpServer {
+  const live = apis instanceof Live ? apis : new Live(apis, false);
+  const first = live.current[0]!.config;
   const allowed = options.allowTool ?? (() => true);
-  const offers = (tool: BuiltInTool) => config.tools.includes(tool) && allowed(tool);
-  const features = featuresOf(config, offers, options.operations, options.prompts ?? []);
-  const watched = options.operations?.watched ?? false;
+  const watched = live.watched || live.current.some((api) => api.operations?.watched === true);
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
     {
-      // Only watched operation files change the tools during the life of the process.
-      capabilities: { tools: { listChanged: watched }, logging: {}, ...featureCapabilities(features) },
+      // Only watched files change the lists during the life of the process.
+      capabilities: {
+        tools: { listChanged: watched },
+        logging: {},
+        ...featureCapabilities(featuresOf(first, offersOf(first, allowed), live, options.prompts ?? [])),
+      },
       instructions: INSTRUCTIONS,
-      cacheHints: listCache(options.allowTool !== undefined, watched),
+      cacheHints: listCache(options.allowTool !== undefined, watched, live.watched),
       // A reload removes, updates and adds tools one by one, each of which would tell the client again.
-      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+      debouncedNotificationMethods: [
+        'notifications/tools/list_changed',
+        'notifications/resources/list_changed',
+        'notifications/prompts/list_changed',
+      ],
     },
   );
   const era = options.era ?? 'legacy';
   const diagnostics = new Diagnostics(server, era, options.log);
-  const confirmer = new Confirmer(server, era, config);
-  if (offers('graphql_query')) registerGraphQLQuery(server, config, diagnostics, confirmer);
-  if (offers('graphql_introspect')) registerGraphQLIntrospect(server, config, diagnostics);
-  const resources = registerFeatures(server, config, features, readCache(config, watched), allowed);
-  const { operations } = options;
-  if (operations !== undefined) {
-    const tools = new OperationTools(server, config, diagnostics, confirmer, allowed);
-    tools.show(operations.current);
-    if (operations.watched) {
-      const unsubscribe = operations.subscribe((set) => {
-        tools.show(set);
-        resources?.show(set);
-      });
-      server.server.onclose = unsubscribe;
-    }
+  const confirmer = new Confirmer(server, era, first);
+  let dispose = register(server, live.current, { diagnostics, confirmer, allowed, options, watched });
+  if (live.watched) {
+    const unsubscribe = live.subscribe((next) => {
+      dispose();
+      dispose = register(server, next, { diagnostics, confirmer, allowed, options, watched });
+    });
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      unsubscribe();
+      dispose();
+      previous?.();
+    };
   }
   return server;
+}
+
+function offersOf(config: Config, allowed: (name: string) => boolean) {
+  return (tool: BuiltInTool) => config.tools.includes(tool) && allowed(tool);
+}
+
+interface Registration {
+  readonly diagnostics: Diagnostics;
+  readonly confirmer: Confirmer;
+  readonly allowed: (name: string) => boolean;
+  readonly options: ServerOptions;
+  readonly watched: boolean;
+}
+
+/** Registers the tools, resources and prompts of `apis`; returns what removes them all again. */
+function register(server: McpServer, apis: readonly ServedApi[], context: Registration): () => void {
+  const { diagnostics, confirmer, allowed, options } = context;
+  const configs = apis.map((api) => api.config);
+  const first = configs[0]!;
+  const offers = offersOf(first, allowed);
+  const removals: Array<() => void> = [];
+  if (offers('graphql_query')) removals.push(registerGraphQLQuery(server, configs, diagnostics, confirmer));
+  if (offers('graphql_introspect')) removals.push(registerGraphQLIntrospect(server, configs, diagnostics));
+  for (const api of apis) {
+    if (api.operations === undefined) continue;
+    // Several APIs' operations could share names: each tool is prefixed with its API's.
+    const prefix = apis.length > 1 ? `${api.config.api}_` : '';
+    const tools = new OperationTools(server, api.config, diagnostics, confirmer, allowed, prefix);
+    tools.show(api.operations.current);
+    removals.push(() => tools.show(undefined));
+    if (api.operations.watched) removals.push(api.operations.subscribe((set) => tools.show(set)));
+  }
+  const features = featuresOf(first, offers, new Live(apis, false), options.prompts ?? []);
+  removals.push(registerFeatures(server, apis, features, readCache(first, context.watched), allowed));
+  return () => {
+    for (const remove of removals.reverse()) remove();
+  };
 }

@@ -74,14 +74,17 @@ export class ResourceServer {
     return missing ? this.insufficientScope() : caller;
   }
 
-  /** Whether a caller with these scopes may see and call a tool (--oauthToolScopes). */
-  allows(scopes: readonly string[], tool: string): boolean {
-    return this.#toolScopes(tool).every((scope) => scopes.includes(scope));
+  /**
+   * Whether a caller with these scopes may see and call a tool (--oauthToolScopes), for an API that needs
+   * `apiScopes` besides (a config file's `apis.<name>.oauthScopes`).
+   */
+  allows(scopes: readonly string[], tool: string, apiScopes: readonly string[] = []): boolean {
+    return [...this.#toolScopes(tool), ...apiScopes].every((scope) => scopes.includes(scope));
   }
 
-  /** 403 naming the scopes to ask for, a tool's with every request's (a client may ask for them: step-up). */
-  insufficientScope(tool?: string): Refusal {
-    const needed = tool === undefined ? [] : this.#toolScopes(tool);
+  /** 403 naming the scopes to ask for, a tool's and its API's with every request's (a client may ask: step-up). */
+  insufficientScope(tool?: string, apiScopes: readonly string[] = []): Refusal {
+    const needed = tool === undefined ? [...apiScopes] : [...this.#toolScopes(tool), ...apiScopes];
     const scope = [...new Set([...this.options.scopes, ...needed])].join(' ');
     return new Refusal(
       403,

@@ -17,8 +17,11 @@ const SCHEMA_STEPS =
  * The prompts that start work with the built-in tools well: explore the API for a goal, write a query for a
  * need, explain an error. Each is short and names the tools in the order that spends the least context.
  */
-export function builtInPrompts(config: Config): PromptDefinition[] {
-  const api = `the GraphQL API at ${describeEndpoint(config.endpoint)}`;
+export function builtInPrompts(configs: readonly Config[]): PromptDefinition[] {
+  const api =
+    configs.length === 1
+      ? `the GraphQL API at ${describeEndpoint(configs[0]!.endpoint)}`
+      : `the GraphQL APIs of this server (${configs.map((config) => `${config.api}: ${describeEndpoint(config.endpoint)}`).join('; ')}; the tools' api input picks one)`;
   return [
     {
       name: 'explore_api',

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, RegisteredPrompt } from '@modelcontextprotocol/server';
 import { z } from '../tools/zod.js';
 
 /** One argument of a prompt: a string the user gives when picking it. */
@@ -22,7 +22,8 @@ export interface PromptDefinition {
 export const PROMPT_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** Registers each prompt; getting one gives a single user message with its text. */
-export function registerPrompts(server: McpServer, prompts: readonly PromptDefinition[]): void {
+export function registerPrompts(server: McpServer, prompts: readonly PromptDefinition[]): () => void {
+  const handles: RegisteredPrompt[] = [];
   for (const prompt of prompts) {
     const config = {
       ...(prompt.title !== undefined && { title: prompt.title }),
@@ -32,14 +33,19 @@ export function registerPrompts(server: McpServer, prompts: readonly PromptDefin
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(args) } }],
     });
     if (prompt.arguments.length === 0) {
-      server.registerPrompt(prompt.name, config, () => messages({}));
+      handles.push(server.registerPrompt(prompt.name, config, () => messages({})));
       continue;
     }
-    server.registerPrompt(prompt.name, { ...config, argsSchema: argumentsSchema(prompt) }, (args) =>
-      // Clients send an optional argument left empty as "": it counts as left out.
-      messages(Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value || undefined]))),
+    handles.push(
+      server.registerPrompt(prompt.name, { ...config, argsSchema: argumentsSchema(prompt) }, (args) =>
+        // Clients send an optional argument left empty as "": it counts as left out.
+        messages(Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value || undefined]))),
+      ),
     );
   }
+  return () => {
+    for (const handle of handles) handle.remove();
+  };
 }
 
 /** The arguments as an object of strings, the required ones named when missing. */

@@ -24,19 +24,16 @@ export class Redactor {
   }
 
   /**
-   * A redactor for the header values sent on a call and the query-string values of its URLs. Building one
-   * costs about as much as a small call: a call that adds no header of its own reuses the one built for
-   * its startup headers (kept only as long as they are, so a forwarded credential never outlives its request).
+   * A redactor for the header values of `headers` and the query-string values of `urls`. Building one costs
+   * about as much as a small call: the one built for an array of headers is kept as long as the array is (the
+   * startup headers' array lives as long as the configuration; a forwarded credential's, as its request).
    */
   static of(headers: readonly HeaderSet[], urls: readonly URL[] = []): Redactor {
-    const [first, ...rest] = headers;
-    if (first === undefined || rest.some((set) => set.size > 0))
-      return new Redactor(secretsOf(headers, urls));
     const key = urls.map((url) => url.search).join('\n');
-    const cached = built.get(first);
+    const cached = built.get(headers);
     if (cached?.key === key) return cached.redactor;
     const redactor = new Redactor(secretsOf(headers, urls));
-    built.set(first, { key, redactor });
+    built.set(headers, { key, redactor });
     return redactor;
   }
 
@@ -77,4 +74,4 @@ export function redactionNote(hidden: number, what = 'response'): string {
   );
 }
 
-const built = new WeakMap<HeaderSet, { key: string; redactor: Redactor }>();
+const built = new WeakMap<readonly HeaderSet[], { key: string; redactor: Redactor }>();

@@ -16,10 +16,13 @@ export class OperationResources {
     private readonly uris: ApiUris,
     private readonly cacheHint: CacheHint,
     private readonly allowed: (name: string) => boolean = () => true,
+    /** Put before each tool's name when several APIs are served (`github_`). */
+    private readonly prefix = '',
   ) {}
 
-  show(set: OperationSet): void {
-    const tools = set.tools.filter((tool) => this.allowed(tool.name));
+  /** Offers exactly the operations of `set` (none when undefined). */
+  show(set: OperationSet | undefined): void {
+    const tools = (set?.tools ?? []).filter((tool) => this.allowed(this.prefix + tool.name));
     const names = new Set(tools.map((tool) => tool.name));
     for (const [name, handle] of this.#handles) {
       if (!names.has(name)) {
@@ -33,7 +36,7 @@ export class OperationResources {
         description: tool.description,
         mimeType: RESOURCE_MIME_TYPE,
       };
-      const text = textOf(tool);
+      const text = textOf(tool, this.prefix + tool.name);
       const read = (uri: URL) => ({ contents: [{ uri: uri.href, mimeType: RESOURCE_MIME_TYPE, text }] });
       const known = this.#handles.get(tool.name);
       if (known !== undefined) known.update({ metadata, callback: read });
@@ -54,8 +57,8 @@ export class OperationResources {
 }
 
 /** The description as comments above the document: the text is the GraphQL document the tool sends. */
-function textOf(tool: OperationTool): string {
-  const comments = [...tool.description.split('\n'), `Run it with the tool ${tool.name}.`]
+function textOf(tool: OperationTool, toolName: string): string {
+  const comments = [...tool.description.split('\n'), `Run it with the tool ${toolName}.`]
     .map((line) => `# ${line.trim()}`.trimEnd())
     .join('\n');
   return `${comments}\n${tool.source}\n`;

@@ -11,7 +11,6 @@ import {
 import type { Config } from '../config.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import { Redactor } from '../redaction/redactor.js';
-import { configuredUrls } from '../security.js';
 import { runIntrospect } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../thousands.js';
@@ -30,10 +29,10 @@ export function registerSchemaResources(
   config: Config,
   uris: ApiUris,
   cacheHint: CacheHint,
-): void {
+): () => void {
   const endpoint = describeEndpoint(config.endpoint);
   const chars = thousands(config.maxSchemaChars);
-  server.registerResource(
+  const schema = server.registerResource(
     resourceName(uris.schema),
     uris.schema,
     {
@@ -46,7 +45,7 @@ export function registerSchemaResources(
     },
     (uri, context) => readIntrospection(config, {}, uri, context.mcpReq.signal),
   );
-  server.registerResource(
+  const type = server.registerResource(
     resourceName(uris.typeTemplate),
     new ResourceTemplate(uris.typeTemplate, {
       list: undefined,
@@ -69,6 +68,10 @@ export function registerSchemaResources(
       return readIntrospection(config, { typeNames: [name] }, uri, context.mcpReq.signal);
     },
   );
+  return () => {
+    schema.remove();
+    type.remove();
+  };
 }
 
 /** graphql_introspect's answer as a resource's text, or its error as an MCP error with the same message. */
@@ -78,7 +81,7 @@ async function readIntrospection(
   uri: URL,
   signal: AbortSignal,
 ): Promise<ReadResourceResult> {
-  const result = await runIntrospect(config, args, signal);
+  const result = await runIntrospect([config], args, signal);
   const texts = result.content.map((item) => (item.type === 'text' ? item.text : ''));
   if (result.isError === true) {
     const message = texts[0] ?? 'INTROSPECTION_FAILED';
@@ -100,7 +103,7 @@ async function completeTypeName(config: Config, value: string): Promise<string[]
   let names: string[];
   try {
     const { loadSchema } = await import('../tools/schema-source.js');
-    const hide = Redactor.of([config.headers], configuredUrls(config));
+    const hide = Redactor.of(config.secretHeaders, config.secretUrls);
     const { schema } = await loadSchema(config, {
       endpoint: config.endpoint,
       headers: config.headers,

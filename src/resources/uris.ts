@@ -1,5 +1,5 @@
 // The URIs (and media type) of an API's resources: graphql://<api>/schema, graphql://<api>/types/{name} and
-// graphql://<api>/operations/<name>. The command line describes one API, named DEFAULT_API; a configuration
+// graphql://<api>/operations/<name>. The command line describes one API, named `default`; a configuration
 // of several APIs gives each its own name, and with it its own URIs.
 
 /**
@@ -8,9 +8,6 @@
  * of a large schema (with its `… N more` lists) is no valid SDL anyway.
  */
 export const RESOURCE_MIME_TYPE = 'text/plain';
-
-/** The name of the one API that the command line describes. */
-export const DEFAULT_API = 'default';
 
 /** The URIs of one API's resources. */
 export interface ApiUris {

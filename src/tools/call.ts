@@ -3,7 +3,6 @@ import type { Config } from '../config.js';
 import { cancelled, ToolError } from '../errors.js';
 import type { HeaderSet } from '../http/headers.js';
 import { Redactor } from '../redaction/redactor.js';
-import { configuredUrls } from '../security.js';
 
 // One tool call, from its inputs to its result: what it has sent so far (every credential of it must be hidden
 // wherever the endpoint echoes it), the notes it has gathered, and how its failures become error results.
@@ -12,25 +11,32 @@ import { configuredUrls } from '../security.js';
 export class Call {
   /** What the server says of the call beside the answer (headers withheld, nobody asked): texts of their own. */
   notes: string[] = [];
-  #headers: HeaderSet[];
+  readonly #startup: readonly HeaderSet[];
+  #headers: HeaderSet | undefined;
   readonly #urls: URL[];
   #redactor: Redactor | undefined;
 
+  /** A call under `config`: every API's startup headers and configured URLs are its secrets. */
   constructor(config: Config) {
-    this.#headers = [config.headers];
-    this.#urls = configuredUrls(config);
+    this.#startup = config.secretHeaders;
+    this.#urls = [...config.secretUrls];
   }
 
   /** Records the call's own headers and endpoint: their values are secrets of this call too. */
   sends(headers: HeaderSet, endpoint: URL): void {
-    this.#headers = [this.#headers[0]!, headers];
+    this.#headers = headers;
     this.#urls.push(endpoint);
     this.#redactor = undefined;
   }
 
   /** The matcher of this call's secrets, built when first needed (by then the call's headers are known). */
   get hide(): Redactor {
-    return (this.#redactor ??= Redactor.of(this.#headers, this.#urls));
+    // A call that adds no header of its own shares the startup headers' redactor.
+    const headers =
+      this.#headers === undefined || this.#headers.size === 0
+        ? this.#startup
+        : [...this.#startup, this.#headers];
+    return (this.#redactor ??= Redactor.of(headers, this.#urls));
   }
 }
 

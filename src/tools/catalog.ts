@@ -1,24 +1,54 @@
-import type { Config } from '../config.js';
+import type { Config, MutationPolicy } from '../config.js';
 import { describeEndpoint } from '../http/endpoint.js';
 
-/** What tools/list says of each tool, which depends on the configuration (endpoint, limits, read-only). */
-export function describeTools(config: Config): Record<'graphql_query' | 'graphql_introspect', string> {
-  const limit = config.maxComplexity > 0 ? ` A query may select at most ${config.maxComplexity} fields.` : '';
+/**
+ * What tools/list says of each built-in tool, which depends on the configuration (the APIs and their
+ * endpoints, limits, mutation policies). Every word is paid for in the model's context, on every turn.
+ */
+export function describeTools(
+  apis: readonly Config[],
+): Record<'graphql_query' | 'graphql_introspect', string> {
+  const [first] = apis as [Config, ...Config[]];
+  const target =
+    apis.length === 1
+      ? describeEndpoint(first.endpoint)
+      : `the API named by api (${apis.map((api) => `${api.api}: ${describeEndpoint(api.endpoint)}`).join('; ')})`;
+  const limits = new Set(apis.map((api) => api.maxComplexity));
+  const limit =
+    limits.size === 1 && first.maxComplexity > 0
+      ? ` A query may select at most ${first.maxComplexity} fields.`
+      : limits.size > 1
+        ? ` Each API limits the fields a query may select (${apis.map((api) => `${api.api}: ${api.maxComplexity || 'none'}`).join(', ')}).`
+        : '';
+  const policies = new Set(apis.map((api) => api.mutations));
   const mutations =
-    config.mutations === 'deny'
-      ? ' Read-only: mutations are refused.'
-      : config.mutations === 'allow'
-        ? ' Mutations are refused unless allowMutations is true.'
-        : ' A mutation needs allowMutations: true, then the user confirms it; never retry one they declined.';
-  const endpoint = describeEndpoint(config.endpoint);
+    policies.size === 1
+      ? MUTATIONS[first.mutations]
+      : ` Mutations: ${apis.map((api) => `${api.api} ${SHORT_POLICY[api.mutations]}`).join('; ')}; never retry one the user declined.`;
   return {
     graphql_query:
-      `Run a GraphQL query against ${endpoint} (or the endpoint given); returns the GraphQL response.` +
+      `Run a GraphQL query against ${target} (or the endpoint given); returns the GraphQL response.` +
       `${mutations}${limit} Learn the schema with graphql_introspect first.`,
     graphql_introspect:
-      `The schema of ${endpoint} (or the endpoint given) as GraphQL SDL, to write correct queries. ` +
-      `A schema over ${config.maxSchemaChars} characters comes as an overview ` +
+      `The schema of ${apis.length === 1 ? target : 'the API named by api'} (or the endpoint given) as GraphQL ` +
+      `SDL, to write correct queries. A schema over ${first.maxSchemaChars} characters comes as an overview ` +
       '(root fields, type names); then read parts with typeNames (full definitions) or search ' +
       '(types and fields by words).',
   };
 }
+
+const MUTATIONS: Record<MutationPolicy, string> = {
+  deny: ' Read-only: mutations are refused.',
+  allow: ' Mutations are refused unless allowMutations is true.',
+  confirm:
+    ' A mutation needs allowMutations: true, then the user confirms it; never retry one they declined.',
+  'require-confirm':
+    ' A mutation needs allowMutations: true, then the user confirms it; never retry one they declined.',
+};
+
+const SHORT_POLICY: Record<MutationPolicy, string> = {
+  deny: 'read-only',
+  allow: 'with allowMutations: true',
+  confirm: 'with allowMutations: true, then the user confirms',
+  'require-confirm': 'with allowMutations: true, then the user confirms',
+};

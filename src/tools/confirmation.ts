@@ -9,7 +9,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Config } from '../config.js';
+import type { Config, MutationPolicy } from '../config.js';
 import type { Era } from '../diagnostics.js';
 import { cancelled, ToolError } from '../errors.js';
 
@@ -26,6 +26,8 @@ export interface PendingMutation {
   readonly question: string;
   /** Everything the answer is bound to: tool, endpoint, document, operation name, variables. */
   readonly call: readonly unknown[];
+  /** The policy of the API it goes to (--mutations). */
+  readonly policy: MutationPolicy;
 }
 
 /** What happens to a mutation: it runs (with a note when nobody was asked), it is refused, or the user is asked. */
@@ -59,7 +61,7 @@ export class Confirmer {
 
   /** The decision on `mutation` for the call whose context is `ctx`. */
   async decide(ctx: ServerContext, mutation: PendingMutation): Promise<Decision> {
-    const policy = this.config.mutations;
+    const { policy } = mutation;
     if (policy === 'allow') return { kind: 'run' };
     if (!this.#canAsk(ctx)) {
       if (policy === 'confirm') return { kind: 'run', note: NOBODY_ASKED };

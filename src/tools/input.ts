@@ -97,6 +97,14 @@ function describePath(path: readonly PropertyKey[], given: Record<string, unknow
   return path.map(String).join('.');
 }
 
+/** `api`: which of the server's APIs a call is for (the first by default). */
+export function apiInput(names: readonly string[]) {
+  return z
+    .enum(names as [string, ...string[]], { error: `must be one of ${names.join(', ')}` })
+    .describe(`Which API; default: ${names[0]}`)
+    .optional();
+}
+
 /** `endpoint`: an http(s) URL without user-info. */
 export const endpointInput = z
   .string({ error: 'must be a string holding an http(s) URL' })
@@ -116,9 +124,8 @@ export const headersInput = z
     'HTTP headers for this call, e.g. {"Authorization": "Bearer …"}; they replace startup headers of the same name',
   );
 
-/** The endpoint to call: the input's, checked, or the startup default. */
-export function readEndpoint(given: string | undefined, fallback: URL): URL {
-  if (given === undefined) return fallback;
+/** The endpoint input, checked: INVALID_INPUT saying what is wrong (never its user-info or query). */
+export function readEndpoint(given: string): URL {
   try {
     return parseEndpoint(given);
   } catch (error) {

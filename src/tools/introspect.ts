@@ -1,11 +1,19 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
-import { assertEndpointAllowed } from '../security.js';
+import { apiFor, assertEndpointAllowed } from '../security.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
-import { advertised, endpointInput, headersInput, parseInput, readEndpoint, readHeaders } from './input.js';
-import { z } from './zod.js';
+import {
+  advertised,
+  apiInput,
+  endpointInput,
+  headersInput,
+  parseInput,
+  readEndpoint,
+  readHeaders,
+} from './input.js';
+import { z, type output, type ZodObject } from './zod.js';
 
 // graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and the
 // endpoint and then hands the call on to introspect-run.ts, loaded (with graphql-js) on the first call.
@@ -51,40 +59,62 @@ export const inputSchema = z.strictObject({
     .optional(),
 });
 
-/** Registers graphql_introspect: the endpoint's schema as SDL, whole or in parts. */
-export function registerGraphQLIntrospect(server: McpServer, config: Config, diagnostics: Diagnostics): void {
-  server.registerTool(
+/** The inputs as offered to these APIs: with an `api` input when there are several (made once per set). */
+function inputSchemaOf(apis: readonly Config[]) {
+  if (apis.length === 1) return inputSchema;
+  const key = apis.map((api) => api.api).join('\n');
+  let schema = inputSchemas.get(key);
+  if (schema === undefined) {
+    schema = inputSchema.extend({ api: apiInput(apis.map((api) => api.api)) });
+    inputSchemas.set(key, schema);
+  }
+  return schema;
+}
+const inputSchemas = new Map<string, ZodObject>();
+
+/** Registers graphql_introspect: an API's schema as SDL, whole or in parts; returns what removes it again. */
+export function registerGraphQLIntrospect(
+  server: McpServer,
+  apis: readonly Config[],
+  diagnostics: Diagnostics,
+): () => void {
+  const tool = server.registerTool(
     'graphql_introspect',
     {
       title: 'GraphQL schema',
-      description: describeTools(config).graphql_introspect,
-      inputSchema: advertised(inputSchema),
+      description: describeTools(apis).graphql_introspect,
+      inputSchema: advertised(inputSchemaOf(apis)),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     diagnostics.reported('graphql_introspect', (args, context) =>
-      runIntrospect(config, args, context.mcpReq.signal),
+      runIntrospect(apis, args, context.mcpReq.signal),
     ),
   );
+  return () => tool.remove();
 }
 
 /** Runs one call; every failure is an error result whose text starts with its code. */
 export async function runIntrospect(
-  config: Config,
+  apis: readonly Config[],
   args: unknown,
   signal?: AbortSignal,
 ): Promise<CallToolResult> {
   const raw = (args ?? {}) as Record<string, unknown>;
-  const call = new Call(config);
+  const call = new Call(apis[0]!);
+  // The API whose budget an error obeys: the call's, once its inputs are read.
+  let config = apis[0]!;
   const run = await import('./introspect-run.js');
   return guarded(
     call,
     async () => {
-      const input = parseInput(inputSchema, raw);
+      const input = parseInput(inputSchemaOf(apis), raw) as output<typeof inputSchema> & { api?: string };
       run.checkSearch(input.search);
       const headers = readHeaders(
         input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
       );
-      const endpoint = readEndpoint(input.endpoint, config.endpoint);
+      const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
+      config = apiFor(apis, input.api, given);
+      const endpoint = given ?? config.endpoint;
       call.sends(headers, endpoint);
       assertEndpointAllowed(config, endpoint);
       return run.introspect(

@@ -21,11 +21,14 @@ export class OperationTools {
     private readonly diagnostics: Diagnostics,
     private readonly confirmer: Confirmer,
     private readonly allowed: (name: string) => boolean = () => true,
+    /** Put before each tool's name when several APIs are served (`github_`). */
+    private readonly prefix = '',
   ) {}
 
-  show(set: OperationSet): void {
-    const tools = set.tools.filter((tool) => this.allowed(tool.name));
-    const names = new Set(tools.map((tool) => tool.name));
+  /** Offers exactly the tools of `set` (none when undefined). */
+  show(set: OperationSet | undefined): void {
+    const tools = (set?.tools ?? []).filter((tool) => this.allowed(this.prefix + tool.name));
+    const names = new Set(tools.map((tool) => this.prefix + tool.name));
     for (const [name, handle] of this.#handles) {
       if (!names.has(name)) {
         handle.remove();
@@ -33,9 +36,12 @@ export class OperationTools {
       }
     }
     for (const tool of tools) {
+      const name = this.prefix + tool.name;
+      // With several APIs, the description says which one the tool calls.
+      const api = this.prefix === '' ? '' : ` (API ${this.config.api})`;
       const definition = {
-        title: tool.name,
-        description: tool.description,
+        title: name,
+        description: `${tool.description}${api}`,
         inputSchema: advertisedJson(tool.inputSchema),
         outputSchema,
         annotations:
@@ -43,12 +49,11 @@ export class OperationTools {
             ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true }
             : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
       };
-      const callback = this.diagnostics.reported(tool.name, (args: unknown, context) =>
-        this.#run(set, tool, (args ?? {}) as Record<string, unknown>, context),
+      const callback = this.diagnostics.reported(name, (args: unknown, context) =>
+        this.#run(set!, tool, (args ?? {}) as Record<string, unknown>, context),
       );
-      const known = this.#handles.get(tool.name);
-      if (known === undefined)
-        this.#handles.set(tool.name, this.server.registerTool(tool.name, definition, callback));
+      const known = this.#handles.get(name);
+      if (known === undefined) this.#handles.set(name, this.server.registerTool(name, definition, callback));
       else
         known.update({
           description: definition.description,

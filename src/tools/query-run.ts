@@ -1,6 +1,6 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { Config } from '../config.js';
+import { DEFAULT_API, type Config } from '../config.js';
 import { cancelled, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { mutationQuestion } from '../graphql/mutation-question.js';
@@ -62,7 +62,9 @@ export async function runPipeline(
     if (config.readOnly) {
       throw new ToolError(
         'MUTATION_NOT_ALLOWED',
-        'this server was started with --readOnly, so it refuses every mutation',
+        config.api === DEFAULT_API
+          ? 'this server was started with --readOnly, so it refuses every mutation'
+          : `the API ${config.api} refuses every mutation (its mutations option is deny)`,
       );
     }
     if (!input.allowMutations) {
@@ -187,6 +189,7 @@ async function execute(
     const decision = await plan.confirm({
       question: call.hide.text(question),
       call: [plan.tool, endpoint.href, document.text, operationName ?? null, variables ?? null],
+      policy: config.mutations,
     });
     if (decision.kind === 'ask') return decision.result;
     if (decision.kind === 'refuse') throw decision.error;

@@ -2,7 +2,7 @@ import type { CallToolResult, InputRequiredResult, McpServer } from '@modelconte
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { ToolError } from '../errors.js';
-import { assertEndpointAllowed } from '../security.js';
+import { apiFor, assertEndpointAllowed } from '../security.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { Confirm, Confirmer } from './confirmation.js';
@@ -10,13 +10,14 @@ import type { QueryInput } from './query-run.js';
 import {
   advertised,
   advertisedJson,
+  apiInput,
   endpointInput,
   headersInput,
   parseInput,
   readEndpoint,
   readHeaders,
 } from './input.js';
-import { z } from './zod.js';
+import { z, type output, type ZodObject } from './zod.js';
 
 // graphql_query: its inputs, description and annotations, and its handler, which checks the inputs and the
 // endpoint and then hands the call to the pipeline (query-run.ts). The pipeline and what it uses (graphql-js,
@@ -53,7 +54,38 @@ export const inputSchema = z.strictObject({
     .optional(),
 });
 
-const readOnlyInputSchema = inputSchema.omit({ allowMutations: true });
+/**
+ * The inputs of a call to these APIs: with an `api` input when there are several. Made once per set of API
+ * names: remote mode registers the tool on a server of its own per request.
+ */
+function inputSchemaOf(apis: readonly Config[]): typeof inputSchema {
+  if (apis.length === 1) return inputSchema;
+  const names = apis.map((api) => api.api);
+  const key = names.join('\n');
+  let schema = inputSchemas.get(key);
+  if (schema === undefined) {
+    schema = inputSchema.extend({ api: apiInput(names) }) as unknown as typeof inputSchema;
+    inputSchemas.set(key, schema);
+  }
+  return schema;
+}
+const inputSchemas = new Map<string, typeof inputSchema>();
+
+/**
+ * The inputs as advertised: without allowMutations where every API refuses mutations, so that the model is
+ * not offered a switch that cannot work (one that sends it all the same is told MUTATION_NOT_ALLOWED).
+ */
+function advertisedSchemaOf(apis: readonly Config[]): ZodObject {
+  const schema = inputSchemaOf(apis) as ZodObject;
+  if (!apis.every((api) => api.readOnly)) return schema;
+  let readOnly = readOnlySchemas.get(schema);
+  if (readOnly === undefined) {
+    readOnly = (schema as typeof inputSchema).omit({ allowMutations: true }) as unknown as ZodObject;
+    readOnlySchemas.set(schema, readOnly);
+  }
+  return readOnly;
+}
+const readOnlySchemas = new WeakMap<ZodObject, ZodObject>();
 
 /**
  * What structuredContent holds: a GraphQL response (post-graphql.ts has classified it before it gets here).
@@ -72,33 +104,33 @@ export const outputSchema = advertisedJson({
   },
 });
 
-/** Registers graphql_query. */
+/** Registers graphql_query for these APIs; returns what removes it again. */
 export function registerGraphQLQuery(
   server: McpServer,
-  config: Config,
+  apis: readonly Config[],
   diagnostics: Diagnostics,
   confirmer: Confirmer,
-): void {
-  // With --readOnly the model is not offered a switch that cannot work.
-  const offered = config.readOnly ? readOnlyInputSchema : inputSchema;
-  server.registerTool(
+): () => void {
+  const readOnly = apis.every((api) => api.readOnly);
+  const tool = server.registerTool(
     'graphql_query',
     {
       title: 'GraphQL query',
-      description: describeTools(config).graphql_query,
-      inputSchema: advertised(offered),
+      description: describeTools(apis).graphql_query,
+      inputSchema: advertised(advertisedSchemaOf(apis)),
       outputSchema,
       annotations: {
-        readOnlyHint: config.readOnly,
-        destructiveHint: !config.readOnly,
+        readOnlyHint: readOnly,
+        destructiveHint: !readOnly,
         idempotentHint: false,
         openWorldHint: true,
       },
     },
     diagnostics.reported('graphql_query', (args, context) =>
-      runQuery(config, args, context.mcpReq.signal, (mutation) => confirmer.decide(context, mutation)),
+      runQuery(apis, args, context.mcpReq.signal, (mutation) => confirmer.decide(context, mutation)),
     ),
   );
+  return () => tool.remove();
 }
 
 /**
@@ -106,15 +138,15 @@ export function registerGraphQLQuery(
  * is put to the user through `confirm` (a 2026-07-28 client gets the question as the result, and calls again).
  */
 export async function runQuery(
-  config: Config,
+  apis: readonly Config[],
   args: unknown,
   signal?: AbortSignal,
   confirm?: Confirm,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const call = new Call(config);
+  const call = new Call(apis[0]!);
   return guarded(call, async () => {
-    // 1. Inputs.
-    const input = queryInput(config, (args ?? {}) as Record<string, unknown>);
+    // 1. Inputs, and the API they are for.
+    const { config, input } = queryInput(apis, (args ?? {}) as Record<string, unknown>);
     call.sends(input.headers, input.endpoint);
     // 2. Endpoint.
     assertEndpointAllowed(config, input.endpoint);
@@ -128,16 +160,26 @@ export async function runQuery(
  * The inputs, checked. variables and headers are read from the raw arguments: the validator's copies silently
  * drop a "__proto__" key, and these go to the endpoint exactly as given.
  */
-function queryInput(config: Config, raw: Record<string, unknown>): QueryInput {
-  const input = parseInput(inputSchema, raw);
+function queryInput(
+  apis: readonly Config[],
+  raw: Record<string, unknown>,
+): { config: Config; input: QueryInput } {
+  const input = parseInput(inputSchemaOf(apis), raw) as output<typeof inputSchema> & { api?: string };
+  const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
+  const config = apiFor(apis, input.api, given);
   return {
-    query: input.query,
-    variables: readVariables(raw.variables),
-    operationName: input.operationName,
-    endpoint: readEndpoint(input.endpoint, config.endpoint),
-    headers: readHeaders(input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>)),
-    timeout: input.timeout,
-    allowMutations: input.allowMutations === true,
+    config,
+    input: {
+      query: input.query,
+      variables: readVariables(raw.variables),
+      operationName: input.operationName,
+      endpoint: given ?? config.endpoint,
+      headers: readHeaders(
+        input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
+      ),
+      timeout: input.timeout,
+      allowMutations: input.allowMutations === true,
+    },
   };
 }
 

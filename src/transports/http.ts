@@ -5,10 +5,11 @@ import { JwtVerifier } from '../auth/jwt-verifier.js';
 import { ResourceServer } from '../auth/oauth.js';
 import { Refusal } from '../auth/refusal.js';
 import { SharedToken } from '../auth/shared-token.js';
-import type { Config } from '../config.js';
+import { BUILT_IN_TOOLS, withSecrets, type Config } from '../config.js';
 import { HeaderError } from '../http/headers.js';
-import type { LiveOperations } from '../operations/live.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
+import { apiFor } from '../security.js';
+import type { ServedApi } from '../api.js';
 import { createServer } from '../server.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { forwardedHeaders } from './forwarding.js';
@@ -31,11 +32,13 @@ export interface RunningHttpServer {
  * it, ours: the steps of `handle`, and one request-log line per request.
  */
 export async function serveHttp(
-  config: Config,
+  apis: readonly ServedApi[],
   log: (line: string) => void,
-  operations?: LiveOperations,
   prompts: readonly PromptDefinition[] = [],
 ): Promise<RunningHttpServer> {
+  const configs = apis.map((api) => api.config);
+  // The server's settings are the same in every API's configuration.
+  const config = configs[0]!;
   const { oauth: oauthOptions, token } = config.http;
   const oauth =
     oauthOptions && new ResourceServer(oauthOptions, new JwtVerifier(oauthOptions, config.timeout));
@@ -44,11 +47,10 @@ export async function serveHttp(
   const exchange = createExchange(
     ({ era, requestInfo, authInfo }) =>
       createServer(
-        configFor((name) => requestInfo?.headers.get(name) ?? undefined, authInfo),
+        apisFor((name) => requestInfo?.headers.get(name) ?? undefined, authInfo),
         {
           era,
           log,
-          operations,
           prompts,
           allowTool: toolFilter(authInfo),
         },
@@ -105,12 +107,16 @@ export async function serveHttp(
       return reply.BATCH;
     }
     const { method, tool } = describeCall(body.message, entry);
-    // A tool the token may not call: 403 naming the scopes, so that a client can ask for them (step-up). Not
-    // the SDK's scopeChallenge of registerTool: its challenge adds an error_description the contract's has not.
-    if (oauth && method === 'tools/call' && tool !== undefined && !oauth.allows(caller?.scopes ?? [], tool))
-      return reply.refused(oauth.insufficientScope(tool));
+    // A tool (or an API) the token may not call: 403 naming the scopes, so that a client can ask for them
+    // (step-up). Not the SDK's scopeChallenge of registerTool: its challenge adds an error_description the
+    // contract's has not.
+    if (oauth && method === 'tools/call' && tool !== undefined) {
+      const needed = apiOfCall(tool, body.message)?.apiScopes ?? [];
+      if (!oauth.allows(caller?.scopes ?? [], tool, needed))
+        return reply.refused(oauth.insufficientScope(tool, needed));
+    }
     try {
-      forwardedHeaders((name) => headerText(req, name), config, caller?.token);
+      for (const api of configs) forwardedHeaders((name) => headerText(req, name), api, caller?.token);
     } catch (error) {
       if (error instanceof HeaderError) return reply.badForwardedHeader(`forwarded ${error.message}`);
       throw error;
@@ -118,16 +124,47 @@ export async function serveHttp(
     await exchange(req, res, body.message, caller);
   }
 
-  /** The configuration of one request: its forwarded headers (validated in front) on top of the configured. */
-  function configFor(header: (name: string) => string | undefined, authInfo?: AuthInfo): Config {
-    const headers = forwardedHeaders(header, config, authInfo?.token);
-    return headers.size === 0 ? config : { ...config, headers: config.headers.merge(headers) };
+  /**
+   * The APIs of one request: each with its forwarded headers (validated in front) on top of its configured ones,
+   * and every API's as the secrets of its answers.
+   */
+  function apisFor(header: (name: string) => string | undefined, authInfo?: AuthInfo): readonly ServedApi[] {
+    const forwarded = configs.map((api) => forwardedHeaders(header, api, authInfo?.token));
+    if (forwarded.every((headers) => headers.size === 0)) return apis;
+    const merged = withSecrets(
+      configs.map((api, i) => ({ ...api, headers: api.headers.merge(forwarded[i]!) })),
+    );
+    return apis.map((api, i) => ({ ...api, config: merged[i]! }));
   }
 
-  /** With per-tool scopes, a token sees only the tools it may call. */
+  /** The API a tool call is for: an operation tool's own, or the one a built-in tool's arguments choose. */
+  function apiOfCall(tool: string, message: unknown): Config | undefined {
+    const owner = operationApis.get(tool);
+    if (owner !== undefined) return owner;
+    if (!(BUILT_IN_TOOLS as readonly string[]).includes(tool)) return undefined;
+    const args = (message as { params?: { arguments?: Record<string, unknown> } }).params?.arguments ?? {};
+    let endpoint: URL | undefined;
+    try {
+      endpoint = typeof args.endpoint === 'string' ? new URL(args.endpoint) : undefined;
+    } catch {
+      endpoint = undefined;
+    }
+    return apiFor(configs, typeof args.api === 'string' ? args.api : undefined, endpoint);
+  }
+  /** Each operation tool's API, by the tool's name (remote mode reads the operation files once). */
+  const operationApis = new Map<string, Config>(
+    apis.flatMap((api) =>
+      (api.operations?.current.tools ?? []).map(
+        (tool) => [`${apis.length > 1 ? `${api.config.api}_` : ''}${tool.name}`, api.config] as const,
+      ),
+    ),
+  );
+
+  /** With per-tool or per-API scopes, a token sees only the tools it may call. */
   function toolFilter(authInfo?: AuthInfo): ((tool: string) => boolean) | undefined {
-    if (oauth === undefined || oauthOptions?.toolScopes.size === 0) return undefined;
-    return (tool) => oauth.allows(authInfo?.scopes ?? [], tool);
+    const perApi = configs.some((api) => api.apiScopes.length > 0);
+    if (oauth === undefined || (oauthOptions?.toolScopes.size === 0 && !perApi)) return undefined;
+    return (tool) => oauth.allows(authInfo?.scopes ?? [], tool, operationApis.get(tool)?.apiScopes ?? []);
   }
 
   const server = createHttpServer((req, res) => {
