@@ -1,9 +1,13 @@
 // `npm run demo`: serves the embedded library API on 127.0.0.1, starts the built graphql-mcp against it
-// through the real MCP SDK client over stdio, as an MCP client would, and prints the session.
+// through the real MCP SDK client over stdio, as an MCP client would, and prints the session; then serves a
+// second small API beside it, and starts graphql-mcp with a config file naming both.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { buildSchema } from 'graphql';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { serveGraphQL } from './graphql-server.ts';
 import { createLibraryApi } from './library-api.ts';
@@ -137,9 +141,73 @@ try {
     query: `{ ${aliases} } fragment Card on Book { title year genre isbn13 author { name born } }`,
   });
   console.log(
-    `\n${bold('Done.')} The endpoint saw ${graphqlServer.requests.length} requests; the refused calls never reached it.`,
+    `\nThe endpoint saw ${graphqlServer.requests.length} requests; the refused calls never reached it.`,
   );
+  await client.close();
+  await severalApis();
+  console.log(`\n${bold('Done.')}`);
 } finally {
   await client.close();
   await graphqlServer.close();
+}
+
+/**
+ * Two APIs from one config file (--config): the library API and a small inventory API, each with its own token
+ * taken from the environment, and each call reaching its own API with its own token.
+ */
+async function severalApis(): Promise<void> {
+  const inventory = await serveGraphQL(
+    buildSchema('type Query { "Copies in stock of a book, by ISBN-13." stock(isbn: String!): Int! }'),
+    { stock: () => 3 },
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-demo-'));
+  const file = join(dir, 'graphql-mcp.json');
+  const config = {
+    apis: {
+      library: { endpoint: graphqlServer.url, headers: { Authorization: 'Bearer ${env:LIBRARY_TOKEN}' } },
+      inventory: {
+        endpoint: inventory.url,
+        headers: { 'X-Api-Key': '${env:INVENTORY_KEY}' },
+        readOnly: true,
+      },
+    },
+  };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  console.log(`\n${bold(`${++step}. Two APIs from one config file`)}`);
+  console.log(
+    indent(
+      `node dist/cli.cjs --config=graphql-mcp.json, the file:\n${indent(JSON.stringify(config, null, 2))}`,
+    ),
+  );
+  const two = new Client({ name: 'graphql-mcp-demo', version: '1.0.0' });
+  await two.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, `--config=${file}`],
+      env: { PATH: process.env.PATH ?? '', LIBRARY_TOKEN: 'library-token', INVENTORY_KEY: 'inventory-key' },
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    const { tools } = await two.listTools();
+    const query = tools.find((tool) => tool.name === 'graphql_query')!;
+    const apiInput = (query.inputSchema.properties as Record<string, { enum?: string[] }>).api;
+    console.log(indent(`← graphql_query takes api: ${apiInput?.enum?.join(' | ')}`));
+    for (const [api, document, server] of [
+      ['library', '{ books(first: 1) { title } }', graphqlServer],
+      ['inventory', '{ stock(isbn: "9780441478125") }', inventory],
+    ] as const) {
+      const args = { api, query: document };
+      console.log(indent(`→ graphql_query ${JSON.stringify(args)}`));
+      const result = (await two.callTool({ name: 'graphql_query', arguments: args })) as CallToolResult;
+      console.log(indent(`← ${JSON.stringify(result.structuredContent)}`));
+      const { headers } = server.requests.at(-1)!;
+      const sent = headers.authorization ?? headers['x-api-key'];
+      console.log(indent(`  ${api} received its own credential: ${String(sent)}`));
+    }
+  } finally {
+    await two.close();
+    await inventory.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

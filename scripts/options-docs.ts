@@ -8,7 +8,7 @@ import { COMMANDS, declaration, OPTION_NAMES, type OptionGroup } from '../src/op
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const GROUPS: readonly OptionGroup[] = ['general', 'remote', 'oauth'];
+const GROUPS: readonly OptionGroup[] = ['general', 'tuning', 'remote', 'oauth'];
 
 // <!-- options:start general … --> the table <!-- options:end general -->
 const BLOCK = /(<!-- options:start (\w+)\b[^>]*-->\n)[\s\S]*?(<!-- options:end \2 -->)/g;

@@ -31,7 +31,7 @@ import {
 } from './option-parsers.js';
 
 /** Where an option is documented: the docs and --help show each group in its own table or section. */
-export type OptionGroup = 'general' | 'remote' | 'oauth';
+export type OptionGroup = 'general' | 'tuning' | 'remote' | 'oauth';
 
 export interface OptionDeclaration<T = unknown> {
   /** One letter: `-e` for --endpoint. */
@@ -64,7 +64,7 @@ export const OPTIONS = {
     parse: readPath,
     group: 'general',
     scope: 'server',
-    help: 'a JSON file of several named APIs, each with its own endpoint, headers and options (see `docs/config.md`); the options below then describe no API of their own',
+    help: 'a JSON file naming several APIs, each with its own endpoint, headers and options (`docs/config.md`)',
   },
   endpoint: {
     short: 'e',
@@ -137,7 +137,7 @@ export const OPTIONS = {
     value: 's',
     default: '300',
     parse: integer(1, 3_600),
-    group: 'general',
+    group: 'tuning',
     scope: 'server',
     help: "seconds the user has to answer a mutation's question, 1 to 3600; no answer by then declines it",
   },
@@ -146,7 +146,7 @@ export const OPTIONS = {
     value: 'n',
     default: '1048576',
     parse: integer(1),
-    group: 'general',
+    group: 'tuning',
     scope: 'api',
     help: 'largest decoded response body a query may return, in bytes',
   },
@@ -155,7 +155,7 @@ export const OPTIONS = {
     value: 'n',
     default: '40000',
     parse: integer(MIN_SCHEMA_CHARS),
-    group: 'general',
+    group: 'tuning',
     scope: 'api',
     help: 'most characters of one `graphql_introspect` answer, notes included (1000 or more); larger schemas come in parts',
   },
@@ -164,7 +164,7 @@ export const OPTIONS = {
     value: 's',
     default: '300',
     parse: integer(0, 31_536_000),
-    group: 'general',
+    group: 'tuning',
     scope: 'api',
     help: 'seconds a fetched schema is reused, per endpoint and headers sent; `0` fetches it on every call',
   },
@@ -173,7 +173,7 @@ export const OPTIONS = {
     value: 'n',
     default: '40000',
     parse: integer(0),
-    group: 'general',
+    group: 'tuning',
     scope: 'api',
     help: 'most characters of compact JSON a query result keeps; longer ones are shortened to fit; `0` turns it off',
   },
@@ -182,7 +182,7 @@ export const OPTIONS = {
     value: 'mode',
     default: 'cached',
     parse: readValidateMode,
-    group: 'general',
+    group: 'tuning',
     scope: 'api',
     help: "check documents against the endpoint's schema before sending them: `cached` (when it is known), `always` (fetch it first) or `off`",
   },
@@ -206,7 +206,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_PROMPTS',
     value: 'paths',
     parse: readPathList,
-    group: 'general',
+    group: 'tuning',
     scope: 'server',
     help: 'comma-separated `.md` files or directories; each file becomes a prompt the user can pick',
   },
@@ -215,7 +215,7 @@ export const OPTIONS = {
     value: 'names',
     default: 'graphql_query,graphql_introspect',
     parse: readTools,
-    group: 'general',
+    group: 'tuning',
     scope: 'server',
     help: 'the built-in tools offered, comma-separated; `none` offers only the operation tools',
   },
@@ -516,6 +516,7 @@ function unknownOption(raw: string, position: number): ConfigError {
 /** Each group's heading in --help. */
 const GROUP_TITLES: Record<OptionGroup, string> = {
   general: 'Options (each also read from the environment variable shown):',
+  tuning: 'Limits and fine-tuning:',
   remote: 'Remote mode (--transport=http: Streamable HTTP at POST /mcp, stateless; GET /health):',
   oauth: 'Remote mode as an OAuth 2.1 resource server (--oauthIssuer and --oauthAudience at least):',
 };

@@ -36,11 +36,12 @@ describe('the npm package', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test('the tarball holds the bundled bin, the licences and nothing else', () => {
+  test("the tarball holds the bundled bin, the config file's JSON Schema, the licences and nothing else", () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     assert.deepEqual(listing, [
       'package/LICENSE',
       'package/README.md',
+      'package/config.schema.json',
       'package/dist/THIRD_PARTY_NOTICES.md',
       'package/dist/cli.cjs',
       'package/package.json',

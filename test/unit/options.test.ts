@@ -93,7 +93,7 @@ describe('remote-only options in stdio mode', () => {
     stateKey: 'k'.repeat(40),
   };
   // Remote mode's options do nothing on stdio, --transport aside, which chooses between the two.
-  const remote = OPTION_NAMES.filter((name) => declaration(name).group !== 'general' && name !== 'transport');
+  const remote = OPTION_NAMES.filter((name) => declaration(name).remoteOnly === true);
   for (const name of remote) {
     test(`--${name} as an argument is refused without --transport=http`, () => {
       const value = declaration(name).default ?? samples[name];
