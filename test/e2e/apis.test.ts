@@ -14,7 +14,8 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { graphql } from 'graphql';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { responseOf } from '../fixtures/client-views.ts';
-import { startHttpMcp } from '../fixtures/http-mcp.ts';
+import { spawnHttpMcp, startHttpMcp } from '../fixtures/http-mcp.ts';
+import { startIssuer } from '../fixtures/issuer.ts';
 import { runCli, startMcp, texts, type CallToolResult, type McpSession } from '../fixtures/mcp.ts';
 
 /** A GraphQL API on 127.0.0.1 that answers only its own token, and logs every request. */
@@ -407,4 +408,68 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 5_
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+describe('remote mode with OAuth and per-API scopes', () => {
+  test("a token without an API's scopes may not use that API, through any tool, and does not see its operation tools", async () => {
+    const issuer = await startIssuer();
+    const port = await freePort();
+    const audience = `http://127.0.0.1:${port}/mcp`;
+    const file = configFile(
+      {
+        alpha: { endpoint: alpha.url, headers: bearer('ALPHA_TOKEN') },
+        beta: {
+          endpoint: beta.url,
+          headers: bearer('BETA_TOKEN'),
+          oauthScopes: ['beta:use'],
+          operations: [join(dir, 'beta.graphql')],
+        },
+      },
+      { oauthIssuer: issuer.issuer, oauthAudience: audience, oauthScopes: 'mcp:use' },
+      'oauth.json',
+    );
+    const remote = await spawnHttpMcp([`--config=${file}`, '--transport=http', `--port=${port}`], TOKENS);
+    const as = async (scope: string) => {
+      const token = await issuer.sign({ sub: 'user-1', aud: audience, scope });
+      return remote.connect({ authorization: `Bearer ${token}` });
+    };
+    const [plain, entitled] = [await as('mcp:use'), await as('mcp:use beta:use')];
+    try {
+      const since = mark();
+      assert.notEqual((await plain.call('graphql_query', { query: BOOKS, api: 'alpha' })).isError, true);
+      await assert.rejects(
+        plain.call('graphql_query', { query: BOOKS, api: 'beta' }),
+        /403|insufficient|scope/i,
+      );
+      await assert.rejects(
+        plain.call('graphql_query', { query: BOOKS, endpoint: beta.url }),
+        /403|insufficient|scope/i,
+      );
+      assert.deepEqual((await plain.client.listTools()).tools.map((tool) => tool.name).sort(), [
+        'graphql_introspect',
+        'graphql_query',
+      ]);
+      assert.notEqual((await entitled.call('graphql_query', { query: BOOKS, api: 'beta' })).isError, true);
+      assert.ok((await entitled.client.listTools()).tools.some((tool) => tool.name === 'beta_FirstBook'));
+      assert.deepEqual(seen(since), {
+        alpha: [`Bearer ${TOKENS.ALPHA_TOKEN}`],
+        beta: [`Bearer ${TOKENS.BETA_TOKEN}`],
+        gamma: [],
+      });
+    } finally {
+      await plain.close();
+      await entitled.close();
+      await remote.stop();
+      await issuer.close();
+    }
+  });
+});
+
+/** A free port of 127.0.0.1, for a server whose audience URL must be known before it starts. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
