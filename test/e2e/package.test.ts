@@ -44,6 +44,7 @@ describe('the npm package', () => {
       'package/config.schema.json',
       'package/dist/THIRD_PARTY_NOTICES.md',
       'package/dist/cli.cjs',
+      'package/dist/server.cjs',
       'package/package.json',
     ]);
   });
