@@ -1,6 +1,6 @@
 /**
  * 1155402 → "1,155,402", as toLocaleString('en-US') writes it. Not toLocaleString itself: its first call in a
- * process loads ICU's locale data, some 40 ms, which a start-up or a first answer would wait for.
+ * process loads ICU's locale data, which a start-up or a first answer would then wait for.
  */
 export function thousands(n: number): string {
   const [whole, fraction] = String(n).split('.');

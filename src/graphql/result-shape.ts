@@ -251,7 +251,7 @@ function keptOf(text: string, room: number): { kept: number; size: number } {
   return { kept: i, size: size + CUT_STRING_CHARS };
 }
 
-/** An object or list being measured: its size so far, and the next member to measure. */
+/** An object or list whose JSON length is being summed: the length so far, and the next member to add. */
 interface MeasureFrame {
   readonly node: Container;
   readonly keys: string[] | undefined;
@@ -300,7 +300,7 @@ class Measure implements Sliced {
     return stack.length === 0;
   }
 
-  /** Adds the length of member `at`, once its value is measured. */
+  /** Adds the JSON length of member `at`, once that length is known. */
   #add(frame: MeasureFrame, at: number, size: number, least: number): void {
     const { members } = frame;
     if (members === undefined) frame.size += size;
