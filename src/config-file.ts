@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './option-parsers.js';
-import { declaration, OPTION_NAMES, type GivenValue, type OptionName } from './options.js';
+import { declaration, nearName, OPTION_NAMES, type GivenValue, type OptionName } from './options.js';
 
 // --config <file>: several named APIs in one server. The file is JSON: its top level sets the server's options
 // and the defaults of every API, `apis.<name>` each API's own. Option names are those of the command line;
@@ -103,8 +103,7 @@ function readApis(
 /** The option a key names, or a ConfigError naming the key and the option meant. */
 function optionName(key: string, where: string): OptionName {
   if ((OPTION_NAMES as readonly string[]).includes(key) && key !== 'config') return key as OptionName;
-  const squash = (s: string) => s.replace(/[-_]/g, '').toLowerCase();
-  const near = OPTION_NAMES.find((name) => squash(name) === squash(key));
+  const near = nearName(key);
   throw new ConfigError(`${where} is no option${near ? `; did you mean ${near}?` : ' (see --help)'}`);
 }
 
@@ -140,9 +139,9 @@ function givenValue(
     written = Object.entries(value)
       .map(([tool, scopes]) => {
         const list = Array.isArray(scopes)
-          ? scopes.map((scope, i) => text(scope, [...keys, tool, String(i)]))
-          : [];
-        return `${tool}=${Array.isArray(scopes) ? list.join(' ') : text(scopes, [...keys, tool])}`;
+          ? scopes.map((scope, i) => text(scope, [...keys, tool, String(i)])).join(' ')
+          : text(scopes, [...keys, tool]);
+        return `${tool}=${list}`;
       })
       .join(',');
   } else if (isObject(value)) {

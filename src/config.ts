@@ -10,13 +10,14 @@ import {
 } from './option-parsers.js';
 import { readConfigFile } from './config-file.js';
 import {
+  commandLineSource,
   declaration,
   OPTION_NAMES,
   optionValues,
   readCommandLine,
   type GivenValue,
   type OptionName,
-  type OptionValue,
+  type OptionSource,
   type OptionValues,
 } from './options.js';
 
@@ -146,7 +147,8 @@ export type Command =
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const line = readCommandLine(argv);
   if (line.kind !== 'options') return { kind: line.kind };
-  const options = optionValues(line.args, env);
+  const commandLine = commandLineSource(line.args, env);
+  const options = optionValues(commandLine);
   const path = options.get('config');
   if (path === undefined) {
     const config = withSecrets([readApi(DEFAULT_API, options, options, [])])[0]!;
@@ -165,37 +167,21 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     if (given !== undefined)
       warnings.push(`${given.source} is ignored: with --config, API options come from ${path}`);
   }
-  const fromFile = (values: ReadonlyMap<OptionName, GivenValue>) => (name: OptionName) => values.get(name);
-  const server = layered(options.given, fromFile(file.top));
+  const server = optionValues(commandLine, fileLevel(file.top));
   const apis = file.apis.map(({ name, options: own }) => {
     if (own.get('endpoint') === undefined && file.top.get('endpoint') === undefined) {
       throw new ConfigError(`--config ${path}: apis.${name} has no endpoint`);
     }
-    const scopes = layered(fromFile(own)).get('oauthScopes') ?? [];
-    return readApi(name, layered(fromFile(own), fromFile(file.top)), server, scopes);
+    const scopes = optionValues(fileLevel(own)).get('oauthScopes') ?? [];
+    return readApi(name, optionValues(fileLevel(own), fileLevel(file.top)), server, scopes);
   });
   const all = withSecrets(apis);
   return { kind: 'serve', config: all[0]!, apis: all, configFile: path, warnings };
 }
 
-/** Options read from the first of `sources` that has each, their defaults after that. */
-function layered(...sources: Array<(name: OptionName) => GivenValue | undefined>): OptionValues {
-  const given = (name: OptionName) => {
-    for (const source of sources) {
-      const value = source(name);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  return {
-    given,
-    get<N extends OptionName>(name: N): OptionValue<N> {
-      const { parse, default: fallback } = declaration(name);
-      const value = given(name);
-      if (value !== undefined) return parse(value.value, value.source) as OptionValue<N>;
-      return (fallback === undefined ? undefined : parse(fallback, `--${name}`)) as OptionValue<N>;
-    },
-  };
+/** A level of a config file (its top, or an API's own) as a source of options. */
+function fileLevel(values: ReadonlyMap<OptionName, GivenValue>): OptionSource {
+  return (name) => values.get(name);
 }
 
 /** Each API with every API's startup headers, to hide wherever an answer echoes one. */
@@ -206,8 +192,12 @@ export function withSecrets(apis: readonly Config[]): Config[] {
 }
 
 /** One API's configuration: its own options from `api`, the server's from `server`. */
-function readApi(name: string, api: OptionValues, server: OptionValues, scopes: readonly string[]): Config {
-  const options = api;
+function readApi(
+  name: string,
+  options: OptionValues,
+  server: OptionValues,
+  scopes: readonly string[],
+): Config {
   const endpoint = options.get('endpoint');
   const mutations = readMutationPolicy(options);
   const config: Config = {

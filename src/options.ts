@@ -387,20 +387,23 @@ export type CommandLine =
   | { readonly kind: 'version' }
   | { readonly kind: 'options'; readonly args: ReadonlyMap<string, GivenValue> };
 
-/** The options as given (argument first, then environment variable), read with their parsers. */
+/** Options as given, read with their parsers. */
 export interface OptionValues {
   given(name: OptionName): GivenValue | undefined;
   get<N extends OptionName>(name: N): OptionValue<N>;
 }
 
-export function optionValues(args: ReadonlyMap<string, GivenValue>, env: NodeJS.ProcessEnv): OptionValues {
+/** Where options are given: the command line, a config file's level. */
+export type OptionSource = (name: OptionName) => GivenValue | undefined;
+
+/** The options given by the first of `sources` that gives each, their defaults after that. */
+export function optionValues(...sources: OptionSource[]): OptionValues {
   const given = (name: OptionName): GivenValue | undefined => {
-    const argument = args.get(name);
-    if (argument !== undefined) return argument;
-    const envName = OPTIONS[name].env;
-    const value = env[envName];
-    // An empty variable counts as unset: client configs often template them in empty.
-    return value === undefined || value === '' ? undefined : { value, source: envName, argument: false };
+    for (const source of sources) {
+      const value = source(name);
+      if (value !== undefined) return value;
+    }
+    return undefined;
   };
   return {
     given,
@@ -410,6 +413,21 @@ export function optionValues(args: ReadonlyMap<string, GivenValue>, env: NodeJS.
       if (value !== undefined) return parse(value.value, value.source) as OptionValue<N>;
       return (fallback === undefined ? undefined : parse(fallback, `--${name}`)) as OptionValue<N>;
     },
+  };
+}
+
+/** The command line's options: an argument, else its environment variable. */
+export function commandLineSource(
+  args: ReadonlyMap<string, GivenValue>,
+  env: NodeJS.ProcessEnv,
+): OptionSource {
+  return (name) => {
+    const argument = args.get(name);
+    if (argument !== undefined) return argument;
+    const envName = OPTIONS[name].env;
+    const value = env[envName];
+    // An empty variable counts as unset: client configs often template them in empty.
+    return value === undefined || value === '' ? undefined : { value, source: envName, argument: false };
   };
 }
 
@@ -502,15 +520,19 @@ function noOptionName(position: number): ConfigError {
 function unknownOption(raw: string, position: number): ConfigError {
   const [, dashes, key] = /^(--?)([^=]*)/.exec(raw)!;
   if (key === '') return noOptionName(position);
-  // Suggest the right spelling for near misses such as --max-complexity or --readonly.
-  const squash = (s: string) => s.replace(/[-_]/g, '').toLowerCase();
-  const near = [...OPTION_NAMES, ...Object.keys(COMMANDS)].find((name) => squash(name) === squash(key!));
+  const near = nearName(key!, [...OPTION_NAMES, ...Object.keys(COMMANDS)]);
   const hint = near ? `; did you mean --${near}?` : '; see --help';
   // A name is shown; anything else (digits, symbols, a long run) may be a value that starts with a dash.
   const shown = /^[A-Za-z][A-Za-z_-]{0,29}$/.test(key!)
     ? `${dashes}${key}`
     : `at position ${position} (not shown: it does not look like an option name)`;
   return new ConfigError(`unknown option ${shown}${hint}`);
+}
+
+/** The name a near miss such as max-complexity or readonly means, to suggest the right spelling. */
+export function nearName(key: string, names: readonly string[] = OPTION_NAMES): string | undefined {
+  const squash = (text: string) => text.replace(/[-_]/g, '').toLowerCase();
+  return names.find((name) => squash(name) === squash(key));
 }
 
 /** Each group's heading in --help. */
