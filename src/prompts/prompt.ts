@@ -1,5 +1,5 @@
 import type { McpServer, RegisteredPrompt } from '@modelcontextprotocol/server';
-import { z } from '../tools/zod.js';
+import * as z from '../tools/zod.js';
 
 /** One argument of a prompt: a string the user gives when picking it. */
 export interface PromptArgument {

@@ -1,15 +1,17 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { z, type output, type ZodObject } from './zod.js';
+import * as z from './zod.js';
+import type { Config } from '../config.js';
 import { ToolError } from '../errors.js';
 import { EndpointError, parseEndpoint } from '../http/endpoint.js';
 import { HeaderError, HeaderSet, isHeaderName, ordinal } from '../http/headers.js';
+import { apiFor } from '../security.js';
 
 /**
  * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts
  * any object, so that the tool itself validates and can answer INVALID_INPUT in its own words instead of the
  * SDK's. (Also used for the output schema, whose shape the HTTP client has checked already.)
  */
-export function advertised(precise: ZodObject): AdvertisedSchema {
+export function advertised(precise: z.ZodObject): AdvertisedSchema {
   let schema = advertisedCache.get(precise);
   if (schema === undefined) {
     const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-2020-12', io: 'input' });
@@ -19,7 +21,7 @@ export function advertised(precise: ZodObject): AdvertisedSchema {
   return schema;
 }
 // Remote mode builds a server per request: convert each schema once.
-const advertisedCache = new WeakMap<ZodObject, AdvertisedSchema>();
+const advertisedCache = new WeakMap<z.ZodObject, AdvertisedSchema>();
 
 /**
  * The JSON Schema without what says nothing to a model or what a model API refuses; the tool still enforces
@@ -63,7 +65,7 @@ export function advertisedJson(jsonSchema: Record<string, unknown>): AdvertisedS
 }
 
 /** Validates a tool's arguments against its precise schema, or throws INVALID_INPUT naming each problem. */
-export function parseInput<S extends ZodObject>(precise: S, args: unknown): output<S> {
+export function parseInput<S extends z.ZodObject>(precise: S, args: unknown): z.output<S> {
   const given = withoutNulls((args ?? {}) as Record<string, unknown>);
   const result = precise.safeParse(given);
   if (result.success) return result.data;
@@ -97,12 +99,45 @@ function describePath(path: readonly PropertyKey[], given: Record<string, unknow
   return path.map(String).join('.');
 }
 
-/** `api`: which of the server's APIs a call is for (the first by default). */
-export function apiInput(names: readonly string[]) {
-  return z
-    .enum(names as [string, ...string[]], { error: `must be one of ${names.join(', ')}` })
-    .describe(`Which API; default: ${names[0]}`)
-    .optional();
+/**
+ * `schema` with an `api` input (which of the server's APIs a call is for, the first by default) when there are
+ * several APIs. Made once per schema and set of names: remote mode registers the tools on a server per request.
+ */
+export function withApiInput<S extends z.ZodObject>(schema: S, apis: readonly Config[]): S {
+  if (apis.length === 1) return schema;
+  const names = apis.map((api) => api.api);
+  const key = names.join('\n');
+  let byNames = apiSchemas.get(schema);
+  if (byNames === undefined) apiSchemas.set(schema, (byNames = new Map()));
+  let extended = byNames.get(key);
+  if (extended === undefined) {
+    const api = z
+      .enum(names as [string, ...string[]], { error: `must be one of ${names.join(', ')}` })
+      .describe(`Which API; default: ${names[0]}`)
+      .optional();
+    extended = schema.extend({ api });
+    byNames.set(key, extended);
+  }
+  return extended as S;
+}
+const apiSchemas = new WeakMap<z.ZodObject, Map<string, z.ZodObject>>();
+
+/**
+ * Where a call goes, from its checked inputs: the API it names (else the one that trusts its endpoint, else the
+ * first), the endpoint (its own, else the API's), and its own headers. The headers are read from the raw
+ * arguments: the validator's copy silently drops a "__proto__" key, and they go to the endpoint as given.
+ */
+export function callTarget(
+  apis: readonly Config[],
+  input: { readonly api?: string; readonly endpoint?: string; readonly headers?: unknown },
+  raw: Record<string, unknown>,
+): { config: Config; endpoint: URL; headers: HeaderSet } {
+  const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
+  const config = apiFor(apis, input.api, given);
+  const headers = readHeaders(
+    input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
+  );
+  return { config, endpoint: given ?? config.endpoint, headers };
 }
 
 /** `endpoint`: an http(s) URL without user-info. */
@@ -125,7 +160,7 @@ export const headersInput = z
   );
 
 /** The endpoint input, checked: INVALID_INPUT saying what is wrong (never its user-info or query). */
-export function readEndpoint(given: string): URL {
+function readEndpoint(given: string): URL {
   try {
     return parseEndpoint(given);
   } catch (error) {
@@ -135,7 +170,7 @@ export function readEndpoint(given: string): URL {
 }
 
 /** The call's headers as a HeaderSet, or INVALID_INPUT naming the bad header (never its value). */
-export function readHeaders(given: Record<string, unknown> | undefined): HeaderSet {
+function readHeaders(given: Record<string, unknown> | undefined): HeaderSet {
   try {
     return HeaderSet.of(given ?? {});
   } catch (error) {

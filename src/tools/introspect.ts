@@ -1,19 +1,11 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
-import { apiFor, assertEndpointAllowed } from '../security.js';
+import { assertEndpointAllowed } from '../security.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
-import {
-  advertised,
-  apiInput,
-  endpointInput,
-  headersInput,
-  parseInput,
-  readEndpoint,
-  readHeaders,
-} from './input.js';
-import { z, type output, type ZodObject } from './zod.js';
+import { advertised, callTarget, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
+import * as z from './zod.js';
 
 // graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and the
 // endpoint and then hands the call on to introspect-run.ts, loaded (with graphql-js) on the first call.
@@ -59,19 +51,6 @@ export const inputSchema = z.strictObject({
     .optional(),
 });
 
-/** The inputs as offered to these APIs: with an `api` input when there are several (made once per set). */
-function inputSchemaOf(apis: readonly Config[]) {
-  if (apis.length === 1) return inputSchema;
-  const key = apis.map((api) => api.api).join('\n');
-  let schema = inputSchemas.get(key);
-  if (schema === undefined) {
-    schema = inputSchema.extend({ api: apiInput(apis.map((api) => api.api)) });
-    inputSchemas.set(key, schema);
-  }
-  return schema;
-}
-const inputSchemas = new Map<string, ZodObject>();
-
 /** Registers graphql_introspect: an API's schema as SDL, whole or in parts; returns what removes it again. */
 export function registerGraphQLIntrospect(
   server: McpServer,
@@ -83,7 +62,7 @@ export function registerGraphQLIntrospect(
     {
       title: 'GraphQL schema',
       description: describeTools(apis).graphql_introspect,
-      inputSchema: advertised(inputSchemaOf(apis)),
+      inputSchema: advertised(withApiInput(inputSchema, apis)),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     diagnostics.reported('graphql_introspect', (args, context) =>
@@ -107,14 +86,13 @@ export async function runIntrospect(
   return guarded(
     call,
     async () => {
-      const input = parseInput(inputSchemaOf(apis), raw) as output<typeof inputSchema> & { api?: string };
+      const input = parseInput(withApiInput(inputSchema, apis), raw) as z.output<typeof inputSchema> & {
+        api?: string;
+      };
       run.checkSearch(input.search);
-      const headers = readHeaders(
-        input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
-      );
-      const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
-      config = apiFor(apis, input.api, given);
-      const endpoint = given ?? config.endpoint;
+      const target = callTarget(apis, input, raw);
+      config = target.config;
+      const { endpoint, headers } = target;
       call.sends(headers, endpoint);
       assertEndpointAllowed(config, endpoint);
       return run.introspect(

@@ -2,7 +2,7 @@ import type { CallToolResult, InputRequiredResult, McpServer } from '@modelconte
 import { MAX_TIMEOUT_MS, type Config } from '../config.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { ToolError } from '../errors.js';
-import { apiFor, assertEndpointAllowed } from '../security.js';
+import { assertEndpointAllowed } from '../security.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { Confirm, Confirmer } from './confirmation.js';
@@ -10,14 +10,13 @@ import type { QueryInput } from './query-run.js';
 import {
   advertised,
   advertisedJson,
-  apiInput,
+  callTarget,
   endpointInput,
   headersInput,
   parseInput,
-  readEndpoint,
-  readHeaders,
+  withApiInput,
 } from './input.js';
-import { z, type output, type ZodObject } from './zod.js';
+import * as z from './zod.js';
 
 // graphql_query: its inputs, description and annotations, and its handler, which checks the inputs and the
 // endpoint and then hands the call to the pipeline (query-run.ts). The pipeline and what it uses (graphql-js,
@@ -55,37 +54,20 @@ export const inputSchema = z.strictObject({
 });
 
 /**
- * The inputs of a call to these APIs: with an `api` input when there are several. Made once per set of API
- * names: remote mode registers the tool on a server of its own per request.
- */
-function inputSchemaOf(apis: readonly Config[]): typeof inputSchema {
-  if (apis.length === 1) return inputSchema;
-  const names = apis.map((api) => api.api);
-  const key = names.join('\n');
-  let schema = inputSchemas.get(key);
-  if (schema === undefined) {
-    schema = inputSchema.extend({ api: apiInput(names) }) as unknown as typeof inputSchema;
-    inputSchemas.set(key, schema);
-  }
-  return schema;
-}
-const inputSchemas = new Map<string, typeof inputSchema>();
-
-/**
  * The inputs as advertised: without allowMutations where every API refuses mutations, so that the model is
  * not offered a switch that cannot work (one that sends it all the same is told MUTATION_NOT_ALLOWED).
  */
-function advertisedSchemaOf(apis: readonly Config[]): ZodObject {
-  const schema = inputSchemaOf(apis) as ZodObject;
+function advertisedSchemaOf(apis: readonly Config[]): z.ZodObject {
+  const schema = withApiInput(inputSchema, apis) as z.ZodObject;
   if (!apis.every((api) => api.readOnly)) return schema;
   let readOnly = readOnlySchemas.get(schema);
   if (readOnly === undefined) {
-    readOnly = (schema as typeof inputSchema).omit({ allowMutations: true }) as unknown as ZodObject;
+    readOnly = (schema as typeof inputSchema).omit({ allowMutations: true }) as unknown as z.ZodObject;
     readOnlySchemas.set(schema, readOnly);
   }
   return readOnly;
 }
-const readOnlySchemas = new WeakMap<ZodObject, ZodObject>();
+const readOnlySchemas = new WeakMap<z.ZodObject, z.ZodObject>();
 
 /**
  * What structuredContent holds: a GraphQL response (post-graphql.ts has classified it before it gets here).
@@ -156,27 +138,24 @@ export async function runQuery(
   });
 }
 
-/**
- * The inputs, checked. variables and headers are read from the raw arguments: the validator's copies silently
- * drop a "__proto__" key, and these go to the endpoint exactly as given.
- */
+/** The inputs, checked, and the API they are for. */
 function queryInput(
   apis: readonly Config[],
   raw: Record<string, unknown>,
 ): { config: Config; input: QueryInput } {
-  const input = parseInput(inputSchemaOf(apis), raw) as output<typeof inputSchema> & { api?: string };
-  const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
-  const config = apiFor(apis, input.api, given);
+  const input = parseInput(withApiInput(inputSchema, apis), raw) as z.output<typeof inputSchema> & {
+    api?: string;
+  };
+  const { config, endpoint, headers } = callTarget(apis, input, raw);
   return {
     config,
     input: {
       query: input.query,
+      // Read from the raw arguments, as the headers are: the validator's copy drops a "__proto__" key.
       variables: readVariables(raw.variables),
       operationName: input.operationName,
-      endpoint: given ?? config.endpoint,
-      headers: readHeaders(
-        input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
-      ),
+      endpoint,
+      headers,
       timeout: input.timeout,
       allowMutations: input.allowMutations === true,
     },

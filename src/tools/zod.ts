@@ -1,10 +1,10 @@
-// The parts of zod the tools' input schemas use. `import { z } from 'zod'` would bundle all of zod (its
-// JSON Schema reader, its code generator, 40 locales), which Node parses at every start. Named imports keep
-// only what is used.
-import {
+// The parts of zod the tools' input schemas use, for `import * as z from './zod.js'`. `import { z } from 'zod'`
+// would bundle all of zod (its JSON Schema reader, its code generator, 40 locales), which Node parses at every
+// start; named re-exports keep only what is used.
+export {
   array,
   boolean,
-  enum as enumOf,
+  enum,
   number,
   record,
   strictObject,
@@ -12,18 +12,6 @@ import {
   toJSONSchema,
   union,
   unknown,
+  type output,
+  type ZodObject,
 } from 'zod';
-
-export type { output, ZodObject } from 'zod';
-export const z = {
-  array,
-  boolean,
-  enum: enumOf,
-  number,
-  record,
-  strictObject,
-  string,
-  toJSONSchema,
-  union,
-  unknown,
-};
