@@ -7,14 +7,13 @@ import { ConfigError, parseCommand, type Config } from './config.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { Live } from './live.js';
 import { log } from './log.js';
-import { LiveOperations } from './operations/live.js';
 import type { OperationSet } from './operations/load.js';
 import { watchPaths } from './operations/watch.js';
 import { usage } from './options.js';
 import { BUILT_IN_PROMPTS } from './prompts/built-in.js';
 import { loadPromptFiles, PromptsError } from './prompts/prompt-files.js';
 import type { PromptDefinition } from './prompts/prompt.js';
-import type { ServedApi } from './api.js';
+import { operationTools, type LiveOperations, type ServedApi } from './api.js';
 import { createServer } from './server.js';
 import { VERSION } from './version.js';
 
@@ -94,7 +93,7 @@ async function prepared(configs: readonly Config[], watched: boolean): Promise<P
     }
     for (const line of ready.operations.skipped) log(`graphql-mcp: ${line}`);
     // Only stdio watches the files: a remote deployment changes its tools by a new release of its replicas.
-    const operations = new LiveOperations(ready.operations, watched);
+    const operations = new Live(ready.operations, watched);
     apis.push({ config: ready.config, operations, reload: ready.loadOperations });
   }
   return apis;
@@ -204,11 +203,7 @@ async function reloadConfig(file: string): Promise<PreparedApi[] | undefined> {
 /** A tool --oauthToolScopes names that this server does not offer (a typo would leave a tool unprotected). */
 function unknownScopedTool(apis: readonly PreparedApi[]): string | undefined {
   const { config } = apis[0]!;
-  const prefix = (api: PreparedApi) => (apis.length > 1 ? `${api.config.api}_` : '');
-  const known = new Set<string>([
-    ...config.tools,
-    ...apis.flatMap((api) => api.operations?.current.tools.map((tool) => prefix(api) + tool.name) ?? []),
-  ]);
+  const known = new Set<string>([...config.tools, ...operationTools(apis).map(([name]) => name)]);
   return [...(config.http.oauth?.toolScopes.keys() ?? [])].find((name) => !known.has(name));
 }
 

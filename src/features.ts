@@ -1,12 +1,11 @@
 import type { CacheHint, McpServer, ServerCapabilities } from '@modelcontextprotocol/server';
-import type { Config } from './config.js';
 import type { Live } from './live.js';
 import { builtInPrompts } from './prompts/built-in.js';
 import { registerPrompts, type PromptDefinition } from './prompts/prompt.js';
 import { OperationResources } from './resources/operation-resources.js';
 import { registerSchemaResources } from './resources/schema-resources.js';
 import { apiUris } from './resources/uris.js';
-import type { ServedApi } from './api.js';
+import { followOperations, toolPrefix, type ServedApi } from './api.js';
 
 // What a server offers besides its tools: each API's schema and curated operations as resources, and prompts.
 // Each follows the tools it stands for, so that the operator's --tools (and remote mode's per-tool scopes)
@@ -17,42 +16,36 @@ import type { ServedApi } from './api.js';
 export interface Features {
   /** graphql://<api>/schema and graphql://<api>/types/{name}: where graphql_introspect is offered. */
   readonly schema: boolean;
-  /** Whether any API has operations (whose resources follow the files as they change, when watched). */
-  readonly operations: boolean;
-  /** Whether the resources may change (a watched config file, or watched operation files). */
-  readonly watched: boolean;
-  /** Whether the prompts may change: a watched config file changes the APIs the built-in ones name. */
-  readonly promptsWatched: boolean;
   /** The built-in prompts (where both built-in tools are offered), then the operator's. */
   readonly prompts: readonly PromptDefinition[];
 }
 
 /** What to offer, given which tools this server offers. */
 export function featuresOf(
-  config: Config,
   offers: (tool: 'graphql_query' | 'graphql_introspect') => boolean,
-  apis: Live<readonly ServedApi[]>,
+  apis: readonly ServedApi[],
   operatorPrompts: readonly PromptDefinition[],
 ): Features {
-  const configs = apis.current.map((api) => api.config);
+  const configs = apis.map((api) => api.config);
   const builtIn = offers('graphql_query') && offers('graphql_introspect') ? builtInPrompts(configs) : [];
-  return {
-    schema: offers('graphql_introspect'),
-    operations: apis.current.some((api) => api.operations !== undefined) || apis.watched,
-    watched: apis.watched || apis.current.some((api) => api.operations?.watched === true),
-    promptsWatched: apis.watched,
-    prompts: [...builtIn, ...operatorPrompts],
-  };
+  return { schema: offers('graphql_introspect'), prompts: [...builtIn, ...operatorPrompts] };
 }
 
 /**
  * The capabilities the features need, declared only when offered. Operation resources are declared whenever
- * operations are given (a reload may add the first one, and capabilities cannot change once connected).
+ * operations are given or may be (a watched config file): a reload may add the first one, and capabilities
+ * cannot change once connected. `watched`: whether the resources may change; the prompts change only with
+ * the APIs they name (a watched config file).
  */
-export function featureCapabilities(features: Features): ServerCapabilities {
+export function featureCapabilities(
+  features: Features,
+  apis: Live<readonly ServedApi[]>,
+  watched: boolean,
+): ServerCapabilities {
+  const operations = apis.watched || apis.current.some((api) => api.operations !== undefined);
   return {
-    ...((features.schema || features.operations) && { resources: { listChanged: features.watched } }),
-    ...(features.prompts.length > 0 && { prompts: { listChanged: features.promptsWatched } }),
+    ...((features.schema || operations) && { resources: { listChanged: watched } }),
+    ...(features.prompts.length > 0 && { prompts: { listChanged: apis.watched } }),
   };
 }
 
@@ -69,11 +62,9 @@ export function registerFeatures(
     const uris = apiUris(api.config.api);
     if (features.schema) removals.push(registerSchemaResources(server, api.config, uris, hints.schema));
     if (api.operations === undefined) continue;
-    const prefix = apis.length > 1 ? `${api.config.api}_` : '';
+    const prefix = toolPrefix(api, apis);
     const resources = new OperationResources(server, uris, hints.operations, allowed, prefix);
-    resources.show(api.operations.current);
-    removals.push(() => resources.show(undefined));
-    if (api.operations.watched) removals.push(api.operations.subscribe((set) => resources.show(set)));
+    removals.push(followOperations(api.operations, resources));
   }
   removals.push(registerPrompts(server, features.prompts));
   return () => {

@@ -3,7 +3,7 @@ import type { BuiltInTool, Config } from './config.js';
 import { Diagnostics, type Era } from './diagnostics.js';
 import { featureCapabilities, featuresOf, registerFeatures } from './features.js';
 import { Live } from './live.js';
-import type { ServedApi } from './api.js';
+import { followOperations, toolPrefix, type ServedApi } from './api.js';
 import type { PromptDefinition } from './prompts/prompt.js';
 import { Confirmer } from './tools/confirmation.js';
 import { registerGraphQLIntrospect } from './tools/introspect.js';
@@ -67,6 +67,7 @@ export function createServer(
   const first = live.current[0]!.config;
   const allowed = options.allowTool ?? (() => true);
   const watched = live.watched || live.current.some((api) => api.operations?.watched === true);
+  const features = featuresOf(offersOf(first, allowed), live.current, options.prompts ?? []);
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
     {
@@ -74,7 +75,7 @@ export function createServer(
       capabilities: {
         tools: { listChanged: watched },
         logging: {},
-        ...featureCapabilities(featuresOf(first, offersOf(first, allowed), live, options.prompts ?? [])),
+        ...featureCapabilities(features, live, watched),
       },
       instructions: INSTRUCTIONS,
       cacheHints: listCache(options.allowTool !== undefined, watched, live.watched),
@@ -89,11 +90,12 @@ export function createServer(
   const era = options.era ?? 'legacy';
   const diagnostics = new Diagnostics(server, era, options.log);
   const confirmer = new Confirmer(server, era, first);
-  let dispose = register(server, live.current, { diagnostics, confirmer, allowed, options, watched });
+  const context = { diagnostics, confirmer, allowed, options, watched };
+  let dispose = register(server, live.current, context, features);
   if (live.watched) {
     const unsubscribe = live.subscribe((next) => {
       dispose();
-      dispose = register(server, next, { diagnostics, confirmer, allowed, options, watched });
+      dispose = register(server, next, context);
     });
     const previous = server.server.onclose;
     server.server.onclose = () => {
@@ -117,9 +119,17 @@ interface Registration {
   readonly watched: boolean;
 }
 
-/** Registers the tools, resources and prompts of `apis`; returns what removes them all again. */
-function register(server: McpServer, apis: readonly ServedApi[], context: Registration): () => void {
-  const { diagnostics, confirmer, allowed, options } = context;
+/**
+ * Registers the tools, resources and prompts of `apis` (`features`: what they offer besides tools, when known
+ * already); returns what removes them all again.
+ */
+function register(
+  server: McpServer,
+  apis: readonly ServedApi[],
+  context: Registration,
+  features = featuresOf(offersOf(apis[0]!.config, context.allowed), apis, context.options.prompts ?? []),
+): () => void {
+  const { diagnostics, confirmer, allowed } = context;
   const configs = apis.map((api) => api.config);
   const first = configs[0]!;
   const offers = offersOf(first, allowed);
@@ -128,14 +138,10 @@ function register(server: McpServer, apis: readonly ServedApi[], context: Regist
   if (offers('graphql_introspect')) removals.push(registerGraphQLIntrospect(server, configs, diagnostics));
   for (const api of apis) {
     if (api.operations === undefined) continue;
-    // Several APIs' operations could share names: each tool is prefixed with its API's.
-    const prefix = apis.length > 1 ? `${api.config.api}_` : '';
+    const prefix = toolPrefix(api, apis);
     const tools = new OperationTools(server, api.config, diagnostics, confirmer, allowed, prefix);
-    tools.show(api.operations.current);
-    removals.push(() => tools.show(undefined));
-    if (api.operations.watched) removals.push(api.operations.subscribe((set) => tools.show(set)));
+    removals.push(followOperations(api.operations, tools));
   }
-  const features = featuresOf(first, offers, new Live(apis, false), options.prompts ?? []);
   removals.push(registerFeatures(server, apis, features, readCache(first, context.watched), allowed));
   return () => {
     for (const remove of removals.reverse()) remove();

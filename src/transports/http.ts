@@ -9,7 +9,7 @@ import { BUILT_IN_TOOLS, withSecrets, type Config } from '../config.js';
 import { HeaderError } from '../http/headers.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
 import { apiFor } from '../security.js';
-import type { ServedApi } from '../api.js';
+import { operationTools, type ServedApi } from '../api.js';
 import { createServer } from '../server.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { forwardedHeaders } from './forwarding.js';
@@ -153,11 +153,7 @@ export async function serveHttp(
   }
   /** Each operation tool's API, by the tool's name (remote mode reads the operation files once). */
   const operationApis = new Map<string, Config>(
-    apis.flatMap((api) =>
-      (api.operations?.current.tools ?? []).map(
-        (tool) => [`${apis.length > 1 ? `${api.config.api}_` : ''}${tool.name}`, api.config] as const,
-      ),
-    ),
+    operationTools(apis).map(([name, api]) => [name, api.config]),
   );
 
   /** With per-tool or per-API scopes, a token sees only the tools it may call. */
