@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { cannotRead } from './files.js';
 import { ConfigError } from './option-parsers.js';
 import { declaration, nearName, OPTION_NAMES, type GivenValue, type OptionName } from './options.js';
 
@@ -35,9 +36,7 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv): ConfigFile
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(
-      `--config ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw new ConfigError(`--config ${cannotRead(path, error)}`);
   }
   let parsed: unknown;
   try {

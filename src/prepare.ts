@@ -10,8 +10,7 @@ import { buildSchemaOf } from './graphql/schema.js';
 import { readSchemaFile, SchemaFileError } from './graphql/schema-file.js';
 import { describeEndpoint } from './http/endpoint.js';
 import { loadOperations, OperationsError, type OperationSet } from './operations/load.js';
-import { Redactor } from './redaction/redactor.js';
-import { loadSchema } from './tools/schema-source.js';
+import { loadApiSchema } from './tools/schema-source.js';
 
 /** The configuration with its schema file read, and the operation set when operations are given. */
 export interface Prepared {
@@ -53,19 +52,13 @@ export async function prepare(config: Config): Promise<Prepared> {
 /** The schema operations are checked against: the file's, else the default endpoint's. */
 async function schemaOf(config: Config): Promise<GraphQLSchema> {
   if (config.schema !== undefined) return buildSchemaOf(config.schema, true);
-  const hide = Redactor.of(config.secretHeaders, config.secretUrls);
   try {
-    const { schema } = await loadSchema(config, {
-      endpoint: config.endpoint,
-      headers: config.headers,
-      redact: (text) => hide.text(text),
-    });
-    return schema.validationSchema();
+    return (await loadApiSchema(config)).validationSchema();
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     throw new ConfigError(
       `--operations: cannot check the operations against the schema of ${describeEndpoint(config.endpoint)} ` +
-        `(${error.code}: ${hide.text(error.message).slice(0, 300)}); give the schema with --schema`,
+        `(${error.code}: ${error.message.slice(0, 300)}); give the schema with --schema`,
     );
   }
 }

@@ -88,11 +88,6 @@ export function headersFor(
   return { headers: callHeaders, notes };
 }
 
-/** The URLs the operator configured: their query strings (an api_key=…) are secrets like the startup headers. */
-export function configuredUrls(config: Config): URL[] {
-  return [config.endpoint, ...(config.allowedEndpoints ?? [])];
-}
-
 /**
  * What to do about a 401 or 403: which header names were sent to this endpoint and which configured ones were
  * not (names only, never values).

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { cannotRead } from '../files.js';
 import {
   buildASTSchema,
   buildClientSchema,
@@ -26,9 +27,7 @@ export function readSchemaFile(path: string): IntrospectionQuery {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SchemaFileError(
-      `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw new SchemaFileError(cannotRead(path, error));
   }
   return path.toLowerCase().endsWith('.json') ? fromJson(path, text) : fromSdl(path, text);
 }

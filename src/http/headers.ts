@@ -9,7 +9,7 @@ const MAX_VALUE_CHARS = 16_384;
 const MANAGED = new Set(['host', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
 /** A header value as given in JSON: strings, and numbers or booleans turned into strings. */
-export function parseHeaderValue(value: unknown): string | { readonly invalid: string } {
+function parseHeaderValue(value: unknown): string | { readonly invalid: string } {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import {
   getVariableValues,
   Kind,
@@ -15,6 +14,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { ToolError } from '../errors.js';
+import { cannotRead, filesAt } from '../files.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, type AnalysedDocument } from '../graphql/operation.js';
 import { located } from '../graphql/schema-file.js';
@@ -79,7 +79,7 @@ export interface LoadOptions {
 
 /** Reads, checks and turns into tools every named operation in these files and directories. */
 export function loadOperations(paths: readonly string[], options: LoadOptions): OperationSet {
-  const files = paths.flatMap((path) => filesOf(path));
+  const files = paths.flatMap((path) => filesAt(path, EXTENSIONS, (message) => new OperationsError(message)));
   if (files.length === 0) {
     throw new OperationsError(`${paths.join(', ')}: no .graphql or .gql files found`);
   }
@@ -171,29 +171,11 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
   return { tools, skipped, variablesOf: (tool, args) => coerce(options.schema, tool, args) };
 }
 
-function filesOf(path: string): string[] {
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    throw new OperationsError(
-      `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-  if (!stats.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && EXTENSIONS.has(extname(entry.name).toLowerCase()))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-}
-
 function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new OperationsError(
-      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw new OperationsError(cannotRead(file, error));
   }
 }
 

@@ -13,8 +13,9 @@
 //   Find the orders of {{email}} with …   the text: {{argument}} placeholders take the values given
 //
 // Any problem stops the start with one line naming the file (and the line, in the front matter).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { cannotRead, filesAt } from '../files.js';
 import { PROMPT_NAME, type PromptArgument, type PromptDefinition } from './prompt.js';
 
 /** A problem with the prompt files: one line, naming the file. */
@@ -24,6 +25,7 @@ export class PromptsError extends Error {
 
 /** Larger files are refused: a prompt is a short text, and clients list every prompt. */
 export const MAX_PROMPT_FILE_BYTES = 64 * 1024;
+const EXTENSIONS = new Set(['.md']);
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const TOP_KEYS = ['name', 'title', 'description', 'arguments'] as const;
@@ -31,7 +33,7 @@ const ARGUMENT_KEYS = ['name', 'description', 'required'] as const;
 
 /** Reads every .md file of these files and directories (recursively) as a prompt; names must be unique. */
 export function loadPromptFiles(paths: readonly string[], reserved: readonly string[]): PromptDefinition[] {
-  const files = paths.flatMap((path) => filesOf(path));
+  const files = paths.flatMap((path) => filesAt(path, EXTENSIONS, (message) => new PromptsError(message)));
   if (files.length === 0) throw new PromptsError(`${paths.join(', ')}: no .md files found`);
   const byName = new Map<string, string>();
   return files.map((file) => {
@@ -214,20 +216,6 @@ function scalar(raw: string, key: string, fail: (problem: string) => PromptsErro
   return text.trim();
 }
 
-function filesOf(path: string): string[] {
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    throw new PromptsError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  if (!stats.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && extname(entry.name).toLowerCase() === '.md')
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-}
-
 function readText(file: string): string {
   let bytes;
   try {
@@ -239,7 +227,7 @@ function readText(file: string): string {
     bytes = readFileSync(file);
   } catch (error) {
     if (error instanceof PromptsError) throw error;
-    throw new PromptsError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new PromptsError(cannotRead(file, error));
   }
   const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   try {

@@ -10,7 +10,6 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { describeEndpoint } from '../http/endpoint.js';
-import { Redactor } from '../redaction/redactor.js';
 import { runIntrospect } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../thousands.js';
@@ -102,13 +101,8 @@ async function readIntrospection(
 async function completeTypeName(config: Config, value: string): Promise<string[]> {
   let names: string[];
   try {
-    const { loadSchema } = await import('../tools/schema-source.js');
-    const hide = Redactor.of(config.secretHeaders, config.secretUrls);
-    const { schema } = await loadSchema(config, {
-      endpoint: config.endpoint,
-      headers: config.headers,
-      redact: (text) => hide.text(text),
-    });
+    const { loadApiSchema } = await import('../tools/schema-source.js');
+    const schema = await loadApiSchema(config);
     names = schema.introspection.__schema.types
       .map((type) => type.name)
       .filter((name) => !name.startsWith('__') && !BUILT_IN_SCALARS.has(name));

@@ -63,7 +63,7 @@ export async function guarded<R>(
 }
 
 /** `CODE: message` as an error result, with any notes as further text contents. */
-export function errorResult(error: ToolError, notes: readonly string[] = []): CallToolResult {
+function errorResult(error: ToolError, notes: readonly string[] = []): CallToolResult {
   return {
     content: [`${error.code}: ${error.message}`, ...notes].map((text) => ({ type: 'text', text })),
     isError: true,

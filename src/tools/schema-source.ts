@@ -20,6 +20,7 @@ import { IntrospectedSchema } from '../graphql/schema-view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { HeaderSet } from '../http/headers.js';
 import { postGraphQL } from '../http/post-graphql.js';
+import { Redactor } from '../redaction/redactor.js';
 import { credentialAdvice, redirectCheck } from '../security.js';
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
@@ -87,6 +88,25 @@ export async function loadSchema(
     signal,
   );
   return { schema, key };
+}
+
+/**
+ * The schema of an API's own endpoint, fetched with its startup headers, for what needs it outside a tool call
+ * (checking operation files at start-up, completing a type name); a failure's message hides every credential.
+ */
+export async function loadApiSchema(config: Config, signal?: AbortSignal): Promise<IntrospectedSchema> {
+  const hide = Redactor.of(config.secretHeaders, config.secretUrls);
+  try {
+    const request = {
+      endpoint: config.endpoint,
+      headers: config.headers,
+      redact: (text: string) => hide.text(text),
+    };
+    return (await loadSchema(config, request, signal)).schema;
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    throw new ToolError(error.code, hide.text(error.message), { status: error.status });
+  }
 }
 
 /** The schema already fetched for this endpoint and these headers, if it is fresh; never fetches. */
