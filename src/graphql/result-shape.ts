@@ -725,7 +725,7 @@ export function shapeNote(
 ): string {
   const advice = adviceOf(shaped);
   const head =
-    `The response was shortened to fit ${count(shaped.maxChars)} characters (${optionName}${dense(shaped, budget)}); it had ${count(shaped.originalChars)} characters. ` +
+    `The response was shortened to fit ${thousands(shaped.maxChars)} characters (${optionName}${dense(shaped, budget)}); it had ${thousands(shaped.originalChars)} characters. ` +
     'Cut: ';
   const tail = `. To get the rest: ${advice.join('; ')}.`;
   // As many cuts by name as the note has room for, outer ones first; the rest are counted by kind.
@@ -735,13 +735,13 @@ export function shapeNote(
   for (const [i, cut] of shaped.cuts.slice(0, MAX_CUTS_LISTED).entries()) {
     const described = describeCut(cut);
     const rest = shaped.cuts.slice(i + 1);
-    const more = rest.length > 0 ? `; and ${count(rest.length)} more cuts (${kindsOf(rest)})`.length : 0;
+    const more = rest.length > 0 ? `; and ${thousands(rest.length)} more cuts (${kindsOf(rest)})`.length : 0;
     if (i > 0 && used + described.length + 2 + more > room) break;
     listed.push(described);
     used += described.length + 2;
   }
   const rest = shaped.cuts.slice(listed.length);
-  if (rest.length > 0) listed.push(`and ${count(rest.length)} more cuts (${kindsOf(rest)})`);
+  if (rest.length > 0) listed.push(`and ${thousands(rest.length)} more cuts (${kindsOf(rest)})`);
   return `${head}${listed.join('; ')}${tail}`;
 }
 
@@ -752,7 +752,7 @@ function adviceOf(shaped: ShapedResponse): string[] {
   const list = shaped.cuts.find((cut) => cut.kind === 'list' && cut.kept > 0 && cut.path.startsWith('data'));
   if (list !== undefined) {
     advice.push(
-      `ask for fewer items (e.g. first: ${count(list.kept)} or the API's limit argument on ${fieldOf(list.path)})`,
+      `ask for fewer items (e.g. first: ${thousands(list.kept)} or the API's limit argument on ${fieldOf(list.path)})`,
     );
   }
   advice.push('select fewer fields');
@@ -767,8 +767,8 @@ function adviceOf(shaped: ShapedResponse): string[] {
 }
 
 function describeCut(cut: Cut): string {
-  const nesting = cut.depth === undefined ? '' : ` (nesting cut at depth ${count(cut.depth)})`;
-  const of = `${count(cut.kept)} of ${count(cut.total)}`;
+  const nesting = cut.depth === undefined ? '' : ` (nesting cut at depth ${thousands(cut.depth)})`;
+  const of = `${thousands(cut.kept)} of ${thousands(cut.total)}`;
   switch (cut.kind) {
     case 'list':
       return `${cut.path} kept ${of} items${nesting}`;
@@ -790,15 +790,15 @@ function kindsOf(cuts: readonly Cut[]): string {
     counts.set(cut.kind, (counts.get(cut.kind) ?? 0) + 1);
     depth = Math.min(depth, cut.depth ?? Infinity);
   }
-  const kinds = [...counts].map(([kind, n]) => `${count(n)} ${names[kind]}`).join(', ');
-  return depth === Infinity ? kinds : `${kinds}; nesting cut at depth ${count(depth)}`;
+  const kinds = [...counts].map(([kind, n]) => `${thousands(n)} ${names[kind]}`).join(', ');
+  return depth === Infinity ? kinds : `${kinds}; nesting cut at depth ${thousands(depth)}`;
 }
 
 /** Why the budget is below the option's: the text is denser in tokens than the option allows for. */
 function dense(shaped: ShapedResponse, budget: number): string {
   if (shaped.maxChars >= budget) return '';
-  const tokens = count(budget * TOKENS_PER_BUDGET_CHAR);
-  return ` is ${count(budget)}, and about ${tokens} tokens: fewer characters for text this dense`;
+  const tokens = thousands(budget * TOKENS_PER_BUDGET_CHAR);
+  return ` is ${thousands(budget)}, and about ${tokens} tokens: fewer characters for text this dense`;
 }
 
 /** The field name a response path ends with (`data.a.books[2].reviews` → `reviews`). */
@@ -829,8 +829,4 @@ function paginationPaths(root: Record<string, unknown>): string[] {
     }
   }
   return found;
-}
-
-function count(n: number): string {
-  return thousands(n);
 }

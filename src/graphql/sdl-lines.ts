@@ -114,10 +114,5 @@ export function typeHeader(type: GraphQLNamedType): string {
 
 /** "1 field", "48 fields", with thousands separated. */
 export function count(n: number, noun: string): string {
-  return `${formatNumber(n)} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** 1155402 → "1,155,402". */
-export function formatNumber(n: number): string {
-  return thousands(n);
+  return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`;
 }

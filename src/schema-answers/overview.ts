@@ -3,11 +3,11 @@ import {
   count,
   fieldSignature,
   firstSentence,
-  formatNumber,
   kindOf,
   stringLiteral,
   type TypeKind,
 } from '../graphql/sdl-lines.js';
+import { thousands } from '../thousands.js';
 import type { SchemaView } from '../graphql/schema-view.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
 import { createYielder } from '../time-slice.js';
@@ -137,12 +137,11 @@ function header(
   notes: readonly string[],
 ): string {
   const size = view.printedLength;
-  const about =
-    size >= 100_000 ? `about ${formatNumber(Math.round(size / 1000) * 1000)}` : formatNumber(size);
+  const about = size >= 100_000 ? `about ${thousands(Math.round(size / 1000) * 1000)}` : thousands(size);
   const example = parts.exampleType ?? 'TypeName';
   const lines = [
     `# Overview: the whole schema (${count(view.types.length, 'type')}, ${about} characters of SDL) is over the ` +
-      `${formatNumber(maxChars)}-character limit (--maxSchemaChars).`,
+      `${thousands(maxChars)}-character limit (--maxSchemaChars).`,
     `# Read more with graphql_introspect: typeNames: ["${example}"] gives full definitions ("Type.field" one ` +
       'field); search: "some words" finds types and fields, each with a path from a root field.',
   ];
@@ -197,7 +196,7 @@ function otherTypes(parts: Parts, shape: Shape): string {
   if (shape.otherTypes === 'all') return ['# Other types, by kind:', ...kindLines(parts.others)].join('\n');
   const reachable = parts.others.length - parts.unreachable.length;
   const lead =
-    `# Other types: ${reachable === parts.others.length ? 'all ' : ''}${formatNumber(reachable)} reachable ` +
+    `# Other types: ${reachable === parts.others.length ? 'all ' : ''}${thousands(reachable)} reachable ` +
     'from the root fields, not listed here: find them with search, read them with typeNames.';
   if (parts.unreachable.length === 0) return lead;
   return [lead, '# Not reachable from the root fields, by kind:', ...kindLines(parts.unreachable)].join('\n');
@@ -205,7 +204,7 @@ function otherTypes(parts: Parts, shape: Shape): string {
 
 function kindLines(types: readonly GraphQLNamedType[]): string[] {
   return groupByKind(types).map(
-    ({ kind, names }) => `# ${KIND_LABELS[kind]} (${formatNumber(names.length)}): ${names.join(', ')}`,
+    ({ kind, names }) => `# ${KIND_LABELS[kind]} (${thousands(names.length)}): ${names.join(', ')}`,
   );
 }
 
@@ -238,14 +237,14 @@ function cutOverview(
   });
   if (parts.others.length > 0) {
     const reachable = parts.others.length - parts.unreachable.length;
-    lines.push(`# Other types: ${formatNumber(reachable)} reachable from the root fields, not listed here.`);
+    lines.push(`# Other types: ${thousands(reachable)} reachable from the root fields, not listed here.`);
     for (const { kind, names } of groupByKind(parts.unreachable)) {
-      lines.push({ prefix: `# ${KIND_LABELS[kind]} (${formatNumber(names.length)}): `, items: names });
+      lines.push({ prefix: `# ${KIND_LABELS[kind]} (${thousands(names.length)}): `, items: names });
     }
   }
   const head = joinBlocks([header(view, parts, steps, maxChars, notes), schemaDefinition(parts)]);
   const more = (line: Line) =>
-    typeof line === 'string' ? 0 : `… ${formatNumber(line.items.length)} more`.length;
+    typeof line === 'string' ? 0 : `… ${thousands(line.items.length)} more`.length;
   const bare = (line: Line) => (typeof line === 'string' ? line : line.prefix);
   // What the text takes with every list empty but for its "… N more": the names get the rest.
   let used = head.length + 2 + lines.reduce((sum, line) => sum + bare(line).length + more(line) + 1, -1);

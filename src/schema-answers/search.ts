@@ -1,13 +1,7 @@
 import { formatPath } from '../graphql/schema-paths.js';
 import type { SearchHit, SearchResult } from '../graphql/schema-search.js';
-import {
-  count,
-  firstSentence,
-  formatNumber,
-  kindOf,
-  stringLiteral,
-  typeHeader,
-} from '../graphql/sdl-lines.js';
+import { count, firstSentence, kindOf, stringLiteral, typeHeader } from '../graphql/sdl-lines.js';
+import { thousands } from '../thousands.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
 
 // The answer to a search of the schema (src/graphql/schema-search.ts finds and ranks the hits): what was found,
@@ -51,15 +45,13 @@ function summary(
 ): string {
   const { total, entries } = found;
   const grouped =
-    entries < total
-      ? `, ${formatNumber(entries)} entries (the same member on several types is one entry)`
-      : '';
+    entries < total ? `, ${thousands(entries)} entries (the same member on several types is one entry)` : '';
   const what = found.all
     ? `${matches(total)}${grouped}`
     : `nothing has all of the words ${terms.join(', ')}; ${matches(total)}${grouped} with the most of them`;
   let showing =
-    shown === entries ? (entries === 1 ? '' : ', best first') : `; the best ${formatNumber(shown)} shown`;
-  if (cut) showing += ` (cut to fit the ${formatNumber(maxChars)}-character limit, --maxSchemaChars)`;
+    shown === entries ? (entries === 1 ? '' : ', best first') : `; the best ${thousands(shown)} shown`;
+  if (cut) showing += ` (cut to fit the ${thousands(maxChars)}-character limit, --maxSchemaChars)`;
   const narrow = shown < entries ? ' More words narrow the search.' : '';
   const examples = found.hits
     .slice(0, 2)
@@ -69,7 +61,7 @@ function summary(
 }
 
 function matches(n: number): string {
-  return `${formatNumber(n)} ${n === 1 ? 'match' : 'matches'}`;
+  return `${thousands(n)} ${n === 1 ? 'match' : 'matches'}`;
 }
 
 function renderHit(hit: SearchHit): string {

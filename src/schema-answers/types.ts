@@ -17,7 +17,8 @@ import { ToolError } from '../errors.js';
 import { suggestNames } from '../graphql/name-suggestions.js';
 import { formatPath, type PathStep } from '../graphql/schema-paths.js';
 import type { SchemaView } from '../graphql/schema-view.js';
-import { firstSentence, formatNumber } from '../graphql/sdl-lines.js';
+import { firstSentence } from '../graphql/sdl-lines.js';
+import { thousands } from '../thousands.js';
 import { BLOCK_SEPARATOR, clampText, joinBlocks, listWithin } from './text-budget.js';
 
 // `typeNames` asks for the full SDL of named types, as printSchema prints them. A name may also be a schema
@@ -143,7 +144,7 @@ function noteOf(
   maxChars: number,
 ): string {
   const lines: string[] = [];
-  const limit = `the ${formatNumber(maxChars)}-character limit (--maxSchemaChars)`;
+  const limit = `the ${thousands(maxChars)}-character limit (--maxSchemaChars)`;
   for (const { entry, step } of shortened) {
     const first = memberNames(entry.type)?.[0];
     const example =
@@ -159,7 +160,7 @@ function noteOf(
       Math.max(200, Math.floor(maxChars / 4)),
     );
     lines.push(
-      `# ${formatNumber(shown)} of ${formatNumber(total)} shown, to fit ${limit}. Ask for the others in another call: typeNames: [${text}]`,
+      `# ${thousands(shown)} of ${thousands(total)} shown, to fit ${limit}. Ask for the others in another call: typeNames: [${text}]`,
     );
   }
   return lines.join('\n');
@@ -216,7 +217,7 @@ function shortenedBlock(
   const head = lines.slice(0, open + 1);
   const members = lines.slice(open + 1, -1);
   const names = members.map((line) => /^\s*(\w+)/.exec(line)?.[1] ?? line.trim());
-  const moreLine = (left: number) => `  # … ${formatNumber(left)} more: `;
+  const moreLine = (left: number) => `  # … ${thousands(left)} more: `;
   // Room for the member lines, keeping some for the names of those left out.
   let used = head.join('\n').length + '\n}'.length;
   let kept = 0;
@@ -228,7 +229,7 @@ function shortenedBlock(
   const rest = names.slice(kept);
   const { text: restList } = listWithin(rest, Math.max(room - used - moreLine(rest.length).length - 1, 0));
   const text = [...head, ...members.slice(0, kept), moreLine(rest.length) + restList, '}'].join('\n');
-  const step = `descriptions left out, ${formatNumber(rest.length)} of ${formatNumber(members.length)} members not shown (named at the end)`;
+  const step = `descriptions left out, ${thousands(rest.length)} of ${thousands(members.length)} members not shown (named at the end)`;
   return { text: clampText(text, room), step };
 }
 
