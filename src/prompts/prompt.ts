@@ -48,14 +48,27 @@ export function registerPrompts(server: McpServer, prompts: readonly PromptDefin
   };
 }
 
-/** The arguments as an object of strings, the required ones named when missing. */
+/**
+ * The arguments as an object of strings, the required ones named when missing. Made once per list of arguments:
+ * remote mode registers the prompts on a server per request, and a zod schema costs more to make than the rest.
+ */
 function argumentsSchema(prompt: PromptDefinition) {
-  const shape: Record<string, ReturnType<typeof argument>> = {};
-  for (const { name, description, required } of prompt.arguments) {
-    shape[name] = argument(description, required);
+  const key = JSON.stringify(prompt.arguments);
+  let schema = argumentSchemas.get(key);
+  if (schema === undefined) {
+    const shape: Record<string, ReturnType<typeof argument>> = {};
+    for (const { name, description, required } of prompt.arguments) {
+      shape[name] = argument(description, required);
+    }
+    schema = z.strictObject(shape);
+    argumentSchemas.set(key, schema);
   }
-  return z.strictObject(shape);
+  return schema;
 }
+const argumentSchemas = new Map<
+  string,
+  ReturnType<typeof z.strictObject<Record<string, ReturnType<typeof argument>>>>
+>();
 
 function argument(description: string | undefined, required: boolean) {
   // The SDK names the argument: "Invalid arguments for prompt explore_api: goal: is required, a string".

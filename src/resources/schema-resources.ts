@@ -46,10 +46,7 @@ export function registerSchemaResources(
   );
   const type = server.registerResource(
     resourceName(uris.typeTemplate),
-    new ResourceTemplate(uris.typeTemplate, {
-      list: undefined,
-      complete: { name: (value) => completeTypeName(config, value) },
-    }),
+    typeTemplateOf(config, uris),
     {
       title: `A type of ${endpoint}`,
       description: `One type's full definition as GraphQL SDL (or one member: Type.field), at most ${chars} characters.`,
@@ -72,6 +69,23 @@ export function registerSchemaResources(
     type.remove();
   };
 }
+
+/**
+ * The template of an API's type resources, with the completion of its type names. Made once per configuration:
+ * remote mode registers the resources on a server per request, and parsing the template is most of the cost.
+ */
+function typeTemplateOf(config: Config, uris: ApiUris): ResourceTemplate {
+  let template = typeTemplates.get(config);
+  if (template === undefined) {
+    template = new ResourceTemplate(uris.typeTemplate, {
+      list: undefined,
+      complete: { name: (value) => completeTypeName(config, value) },
+    });
+    typeTemplates.set(config, template);
+  }
+  return template;
+}
+const typeTemplates = new WeakMap<Config, ResourceTemplate>();
 
 /** graphql_introspect's answer as a resource's text, or its error as an MCP error with the same message. */
 async function readIntrospection(
