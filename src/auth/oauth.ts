@@ -30,6 +30,8 @@ export class ResourceServer {
   constructor(
     private readonly options: OAuthOptions,
     private readonly verifier: OAuthTokenVerifier,
+    /** Scopes that some APIs need beyond those of every request (a config file's `apis.<name>.oauthScopes`). */
+    private readonly apiScopes: readonly string[] = [],
   ) {
     this.metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(options.audience));
     this.metadataPaths = [...new Set([METADATA_PATH, new URL(this.metadataUrl).pathname])];
@@ -41,7 +43,7 @@ export class ResourceServer {
    * 127.0.0.1, and leaves out bearer_methods_supported.
    */
   metadata(): OAuthProtectedResourceMetadata {
-    const scopes = new Set(this.options.scopes);
+    const scopes = new Set([...this.options.scopes, ...this.apiScopes]);
     for (const toolScopes of this.options.toolScopes.values())
       for (const scope of toolScopes) scopes.add(scope);
     return {

@@ -41,7 +41,12 @@ export async function serveHttp(
   const config = configs[0]!;
   const { oauth: oauthOptions, token } = config.http;
   const oauth =
-    oauthOptions && new ResourceServer(oauthOptions, new JwtVerifier(oauthOptions, config.timeout));
+    oauthOptions &&
+    new ResourceServer(
+      oauthOptions,
+      new JwtVerifier(oauthOptions, config.timeout),
+      configs.flatMap((api) => api.apiScopes),
+    );
   const authenticator = token === undefined ? oauth : new SharedToken(token);
   const bounds = new Bounds(config.http.maxInFlight);
   const exchange = createExchange(

@@ -435,6 +435,11 @@ describe('remote mode with OAuth and per-API scopes', () => {
     };
     const [plain, entitled] = [await as('mcp:use'), await as('mcp:use beta:use')];
     try {
+      // A client learns from the protected resource metadata which scopes it may ask for: beta's too.
+      const metadata = (await (
+        await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`)
+      ).json()) as { scopes_supported?: string[] };
+      assert.deepEqual(metadata.scopes_supported?.sort(), ['beta:use', 'mcp:use']);
       const since = mark();
       assert.notEqual((await plain.call('graphql_query', { query: BOOKS, api: 'alpha' })).isError, true);
       await assert.rejects(
