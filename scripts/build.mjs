@@ -4,28 +4,58 @@
 // evaluated on the first call only.
 // Bundled packages' licences go beside it.
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// CommonJS, and named .cjs so that Node reads no package.json to know it: an ES module starts later.
-const result = await build({
-  entryPoints: [join(root, 'src/cli.ts')],
-  outfile: join(root, 'dist/server.cjs'),
+// Parts only some deployments use, each a bundle of its own beside the server's, which the server requires only
+// when an option turns the part on: start-up then neither reads nor compiles them. The source imports them with
+// import() as any module; the build points that import at the part's bundle.
+const SEPARATE = {
+  'src/store/redis.ts': 'store-redis.cjs',
+  'src/telemetry/otel.ts': 'telemetry.cjs',
+};
+const separately = {
+  name: 'separate-bundles',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const source = relative(root, join(args.resolveDir, args.path)).replace(/\.js$/, '.ts');
+      const out = SEPARATE[source];
+      return out === undefined ? undefined : { path: `./${out}`, external: true };
+    });
+  },
+};
+
+const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
+  // CommonJS, and named .cjs so that Node reads no package.json to know it: an ES module starts later.
   format: 'cjs',
   minify: true,
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
   define: { __VERSION__: JSON.stringify(pkg.version) },
-});
+};
+const results = await Promise.all([
+  build({
+    ...common,
+    entryPoints: [join(root, 'src/cli.ts')],
+    outfile: join(root, 'dist/server.cjs'),
+    plugins: [separately],
+  }),
+  ...Object.entries(SEPARATE)
+    .filter(([source]) => existsSync(join(root, source)))
+    .map(([source, out]) =>
+      build({ ...common, entryPoints: [join(root, source)], outfile: join(root, 'dist', out) }),
+    ),
+]);
 // The bin turns on Node's compile cache (Node 22.1 and later; NODE_COMPILE_CACHE chooses its directory) before it
 // loads the bundle, so that a start after the first reads V8's compiled code rather than compiling the bundle
 // again. It must come first: the cache applies to what is loaded after it is turned on.
@@ -37,7 +67,7 @@ chmodSync(join(root, 'dist/cli.cjs'), 0o755);
 
 // Licences of every package in the bundle, as their MIT/ISC/BSD/Apache terms ask.
 const packages = new Set();
-for (const input of Object.keys(result.metafile.inputs)) {
+for (const input of results.flatMap((result) => Object.keys(result.metafile.inputs))) {
   const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
   if (match) packages.add(match[1]);
 }
@@ -51,5 +81,5 @@ const notices = [...packages].sort().map((dir) => {
 });
 writeFileSync(
   join(root, 'dist/THIRD_PARTY_NOTICES.md'),
-  `# Third-party notices\n\ndist/cli.cjs bundles the following packages.\n\n${notices.join('\n')}`,
+  `# Third-party notices\n\nThe bundles of dist/ hold the following packages.\n\n${notices.join('\n')}`,
 );
