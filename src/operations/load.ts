@@ -5,6 +5,7 @@ import {
   parse,
   print,
   Source,
+  TokenKind,
   validate,
   visit,
   type DefinitionNode,
@@ -83,7 +84,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
   if (files.length === 0) {
     throw new OperationsError(`${paths.join(', ')}: no .graphql or .gql files found`);
   }
-  const operations: Array<{ node: OperationDefinitionNode; file: string; text: string }> = [];
+  const operations: Array<{ node: OperationDefinitionNode; file: string }> = [];
   const fragments = new Map<string, { node: FragmentDefinitionNode; file: string }>();
   for (const file of files) {
     const text = readText(file);
@@ -109,7 +110,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
             `${line}: an operation without a name; name it (e.g. query GetBook { … }) to make it a tool`,
           );
         }
-        operations.push({ node, file, text });
+        operations.push({ node, file });
       } else {
         throw new OperationsError(
           `${line}: only operations and fragments belong in operation files, not ${node.kind}`,
@@ -121,7 +122,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
   const tools: OperationTool[] = [];
   const skipped: string[] = [];
   const names = new Map<string, string>();
-  for (const { node, file, text } of operations) {
+  for (const { node, file } of operations) {
     const name = node.name!.value;
     const where = `${file}:${node.loc?.startToken.line ?? 1}`;
     if (node.operation === 'subscription') {
@@ -155,7 +156,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
       skipped.push(`${name} (${where}) is a mutation: left out under --readOnly`);
       continue;
     }
-    const comments = commentsAbove(node, text);
+    const comments = commentsAbove(node);
     tools.push({
       name,
       description: describe(node, comments, options),
@@ -209,15 +210,20 @@ function fragmentsUsedBy(
  */
 const NO_CONFIRM = /^graphql-mcp:\s*no-confirm$/i;
 
-/** The comment lines directly above the operation, without their `#`. */
-function commentsAbove(node: OperationDefinitionNode, text: string): string[] {
-  const lines = text.slice(0, node.loc?.start ?? 0).split('\n');
-  lines.pop(); // the operation's own line, up to where it starts
+/**
+ * The comments directly above an operation, without their `#`: the comment tokens graphql-js's lexer read just
+ * before the operation's first token, each on a line of its own, one line after another up to the operation's.
+ * Read from the tokens, not the text: a `#` inside a block string is no comment, and a comment above one
+ * operation never reaches another written after it on the same line.
+ */
+function commentsAbove(node: OperationDefinitionNode): string[] {
   const comments: string[] = [];
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const match = /^\s*#\s?(.*)$/.exec(lines[i]!);
-    if (match === null) break;
-    comments.unshift(match[1]!.trim());
+  let line = node.loc?.startToken.line ?? 0;
+  for (let token = node.loc?.startToken.prev; token?.kind === TokenKind.COMMENT; token = token.prev) {
+    const ownLine = token.prev === null || token.prev.line < token.line;
+    if (!ownLine || token.line !== line - 1) break;
+    comments.unshift((token.value ?? '').trim());
+    line = token.line;
   }
   return comments;
 }
