@@ -23,7 +23,7 @@ export async function graphqlResult(
   // The names come from the endpoint's schema: its text, like the response's, may echo a credential.
   const hints = failed ? hintsOnFailure().map((hint) => boundedNote(redactor.text(hint))) : [];
   const redaction = redacted.hidden > 0 ? [redactionNote(redacted.hidden)] : [];
-  const before = withheld.map(boundedNote);
+  const before = withheld.map((note) => boundedNote(note));
   let notes = [...before, ...hints, ...redaction];
   const text = JSON.stringify(result);
   let shaped;

@@ -30,6 +30,9 @@ const schema = buildSchema(/* GraphQL */ `
     whoami: String!
     sorted(order: String!): String!
   }
+  type Mutation {
+    touch: String!
+  }
 `);
 
 const rootValue = {
@@ -96,6 +99,11 @@ before(async () => {
   );
   results.set('redacted', await call('graphql_query', { query: '{ whoami }' }));
   results.set('operation', await call('Items', { count: 6000 }));
+  // Two notes: the headers withheld from another origin, and nobody asked (this client cannot answer questions).
+  results.set(
+    'unasked',
+    await call('graphql_query', { query: 'mutation { touch }', allowMutations: true, endpoint: other.url }),
+  );
 });
 
 after(async () => {
@@ -136,6 +144,14 @@ const FACTS: ReadonlyArray<{ name: string; result: string; says: readonly RegExp
     name: 'a response that echoed a credential says values were replaced by [redacted]',
     result: 'redacted',
     says: [/1 value in this response matched credentials sent with this request/],
+  },
+  {
+    name: 'every note is whole: the headers withheld and that nobody was asked, each to its last word',
+    result: 'unasked',
+    says: [
+      /the startup headers \(Authorization\) were not sent to http:\/\/127\.0\.0\.1:\d+\/graphql: they go only to http:\/\/127\.0\.0\.1:\d+\. Pass the credentials this endpoint needs in the headers input\./,
+      /Note: this mutation ran without [^"\n…]*[a-z)]\.(?:"|\n|$)/,
+    ],
   },
   {
     name: "an operation tool's shortened result says so as graphql_query's does",
