@@ -10,40 +10,62 @@ import type { AnalysedDocument } from './operation.js';
 import { thousands } from '../thousands.js';
 
 // What a person is shown before a mutation runs, so that they can judge it in a few seconds: where it goes, which
-// operation, each field it calls with its arguments (variables filled in), and the exact document that will be
-// sent. Everything is bounded (a document of thousands of fields stays a screenful), and every character that
-// could hide or reorder text (controls, bidirectional overrides, zero-width marks) is shown as its code point.
+// API and operation, every field it calls at its root with its arguments (variables filled in), the exact
+// document that will be sent, and which headers the call adds. Nothing the model chose can hide any part of it:
+// only the operator's own secrets are ever masked (by `hide`), and never in a name; every root field is listed
+// whatever the bound, and a mutation whose root fields cannot all be shown is refused rather than half-shown.
+// Every character that could hide or reorder text is shown as its code point.
 
 /** What the question is about. */
 export interface MutationToConfirm {
   /** Where it is sent: origin and path, without query string. */
   readonly endpoint: string;
+  /** The API's name, where the server has several. */
+  readonly api?: string;
   readonly document: AnalysedDocument;
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
+  /** The names of the headers the call itself adds (their values are not shown). */
+  readonly callHeaders?: readonly string[];
+  /**
+   * Masks the operator's secrets (configured headers, values from the environment) in a text; never what the
+   * model chose for this call, which the person must see as it is.
+   */
+  readonly hide?: (text: string) => string;
 }
 
-/** Most root fields listed; the rest are counted. */
-const MAX_FIELDS = 12;
-/** Most characters of one argument's value. */
-const MAX_VALUE_CHARS = 200;
-/** Most characters of the document shown. */
+/** A mutation that cannot be shown to a person whole: it is refused, never half-asked. */
+export class UnconfirmableMutation extends Error {
+  override readonly name = 'UnconfirmableMutation';
+}
+
+/** Most characters of one argument's value, at first; a question too long for that shows shorter values. */
+const VALUE_CHARS = [200, 40] as const;
+/** Most characters the list of root fields may take; beyond it the mutation is refused. */
+const MAX_FIELDS_CHARS = 6_000;
+/** Most characters of the document shown (at least; more when the fields take less). */
 const MAX_DOCUMENT_CHARS = 1_500;
 /** Most characters of the variables shown as JSON. */
 const MAX_VARIABLES_CHARS = 600;
 
-/** The question's text: plain lines, bounded, with every invisible or reordering character made visible. */
-export function mutationQuestion({ endpoint, document, operation, variables }: MutationToConfirm): string {
-  const lines = [`Run this GraphQL mutation? It changes data at ${endpoint}.`];
+/**
+ * The question's text: plain lines, bounded, with every invisible or reordering character made visible. Throws
+ * UnconfirmableMutation when a person could not see every field it calls, or when an operator's secret would
+ * mask a name.
+ */
+export function mutationQuestion(mutation: MutationToConfirm): string {
+  const { endpoint, api, document, operation, variables } = mutation;
+  const hide = mutation.hide ?? ((text: string) => text);
   const name = operation.name?.value;
+  const lines = [`Run this GraphQL mutation? It changes data at ${hide(endpoint)}.`];
+  if (api !== undefined) lines.push(`API: ${api}`);
+  const names = [name, ...document.operations.map((op) => op.name?.value)];
+  if (names.some((text) => text !== undefined && hide(text) !== text)) {
+    throw new UnconfirmableMutation("an operation's name matches one of the server's own credentials");
+  }
   if (operation.operation === 'mutation') {
     lines.push(`Operation: ${name ?? '(anonymous)'}`);
-    const fields = rootFields(operation.selectionSet, document);
-    lines.push('It calls:');
-    for (const field of fields.slice(0, MAX_FIELDS))
-      lines.push(`  ${describeField(field, variables, operation)}`);
-    if (fields.length > MAX_FIELDS)
-      lines.push(`  … and ${thousands(fields.length - MAX_FIELDS)} more fields`);
+    lines.push('It calls:', ...rootFieldLines(rootFields(operation.selectionSet, document), mutation, hide));
   } else {
     // The mutation guard covers the whole document, so a document that holds one is asked about even when the
     // operation to run is a query: the person sees which runs.
@@ -54,11 +76,57 @@ export function mutationQuestion({ endpoint, document, operation, variables }: M
       `Operation: ${name ?? '(anonymous)'}, a ${operation.operation}; the document also holds the mutation ${others.map((other) => other ?? '(anonymous)').join(', ')}, which is not the one to run.`,
     );
   }
-  lines.push(`Document as sent: ${bounded(document.text, MAX_DOCUMENT_CHARS, 'characters')}`);
+  const fieldsChars = lines.reduce((sum, line) => sum + line.length + 1, 0);
+  const documentChars = Math.max(MAX_DOCUMENT_CHARS, MAX_FIELDS_CHARS - fieldsChars);
+  const text = hide(document.text);
+  const shown =
+    text.length <= documentChars
+      ? text
+      : `${text.slice(0, documentChars)}… (${thousands(text.length - documentChars)} more characters not shown; every field it calls is listed above)`;
+  lines.push(`Document as sent: ${shown}`);
   if (variables !== undefined && Object.keys(variables).length > 0) {
-    lines.push(`Variables: ${bounded(JSON.stringify(variables), MAX_VARIABLES_CHARS, 'characters')}`);
+    lines.push(`Variables: ${bounded(hide(JSON.stringify(variables)), MAX_VARIABLES_CHARS, 'characters')}`);
+  }
+  if (mutation.callHeaders !== undefined && mutation.callHeaders.length > 0) {
+    lines.push(`Headers this call adds: ${mutation.callHeaders.join(', ')} (values not shown)`);
+  }
+  if (lines.some((line) => line.includes(REDACTED_MARK))) {
+    lines.push(`${REDACTED_MARK} stands for a value of the server's own configured credentials.`);
   }
   return lines.map(visible).join('\n');
+}
+
+/** What the operator's redaction writes in place of a secret. */
+const REDACTED_MARK = '[redacted]';
+
+/**
+ * One line per root field, every one of them: with values cut shorter when they would not fit, and refused when
+ * even then they do not.
+ */
+function rootFieldLines(
+  fields: readonly FieldNode[],
+  mutation: MutationToConfirm,
+  hide: (text: string) => string,
+): string[] {
+  for (const field of fields) {
+    const names = [
+      field.name.value,
+      field.alias?.value,
+      ...(field.arguments ?? []).map((arg) => arg.name.value),
+    ];
+    if (names.some((text) => text !== undefined && hide(text) !== text)) {
+      throw new UnconfirmableMutation("a field's name matches one of the server's own credentials");
+    }
+  }
+  for (const valueChars of VALUE_CHARS) {
+    const lines = fields.map(
+      (field) => `  ${describeField(field, mutation.variables, mutation.operation, hide, valueChars)}`,
+    );
+    if (lines.reduce((sum, line) => sum + line.length + 1, 0) <= MAX_FIELDS_CHARS) return lines;
+  }
+  throw new UnconfirmableMutation(
+    `it calls ${thousands(fields.length)} fields, more than one question can show a person; split it into smaller mutations`,
+  );
 }
 
 /** The fields a selection set calls at its own level, through fragments and inline fragments. */
@@ -80,16 +148,18 @@ function rootFields(selectionSet: SelectionSetNode, document: AnalysedDocument):
   return fields;
 }
 
-/** `alias: name(arg: value, …)` with the variables' values in place. */
+/** `alias: name(arg: value, …)` with the variables' values in place, each value at most `valueChars` long. */
 function describeField(
   field: FieldNode,
   variables: Readonly<Record<string, unknown>> | undefined,
   operation: OperationDefinitionNode,
+  hide: (text: string) => string,
+  valueChars: number,
 ): string {
   const alias = field.alias === undefined ? '' : `${field.alias.value}: `;
   const args = (field.arguments ?? []).map(
     (arg) =>
-      `${arg.name.value}: ${bounded(valueText(arg.value, variables, operation), MAX_VALUE_CHARS, 'characters')}`,
+      `${arg.name.value}: ${bounded(hide(valueText(arg.value, variables, operation)), valueChars, 'characters')}`,
   );
   return `${alias}${field.name.value}${args.length > 0 ? `(${args.join(', ')})` : ''}`;
 }
@@ -133,39 +203,23 @@ function bounded(text: string, max: number, unit: string): string {
 }
 
 /**
- * Characters that are invisible, or reorder or break the text around them: controls and line separators,
- * bidirectional marks and overrides, zero-width and filler characters, variation selectors, tags, lone
- * surrogates. A person must see what is there.
+ * Characters that do not show as a glyph of their own, or reorder or break the text around them: controls, format
+ * characters (bidirectional marks and overrides, zero-width ones, Egyptian and shorthand format controls,
+ * Arabic number signs, musical beams…), private-use and unassigned code points, lone surrogates, line and
+ * paragraph separators, every default-ignorable character (variation selectors, tags, fillers), spaces other
+ * than the plain space, and the blank-looking letters and symbols (Hangul fillers, the Braille blank). Matched
+ * by Unicode property, so that new characters of a kind are covered too.
  */
-const HIDDEN: ReadonlyArray<readonly [number, number]> = [
-  [0x0000, 0x001f],
-  [0x007f, 0x009f],
-  [0x00ad, 0x00ad],
-  [0x034f, 0x034f],
-  [0x061c, 0x061c],
-  [0x115f, 0x1160],
-  [0x17b4, 0x17b5],
-  [0x180b, 0x180f],
-  [0x200b, 0x200f],
-  [0x2028, 0x202e],
-  [0x2060, 0x206f],
-  [0x3164, 0x3164],
-  [0xd800, 0xdfff],
-  [0xfe00, 0xfe0f],
-  [0xfeff, 0xfeff],
-  [0xffa0, 0xffa0],
-  [0xfff0, 0xfffb],
-  [0xe0000, 0xe007f],
-  [0xe0100, 0xe01ef],
-];
+const HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u115F\u1160\u2800\u3164\uFFA0]|(?!\x20)\p{Zs}/u;
 
-/** `text` with every hidden or reordering character shown as `<U+XXXX>` (line breaks inside values too). */
+/** `text` with every such character shown as `<U+XXXX>` (line breaks inside values too). */
 export function visible(text: string): string {
   let out = '';
   for (const char of text) {
-    const code = char.codePointAt(0)!;
-    const hidden = HIDDEN.some(([first, last]) => code >= first && code <= last);
-    out += hidden ? `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>` : char;
+    out += HIDDEN.test(char)
+      ? `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`
+      : char;
   }
   return out;
 }

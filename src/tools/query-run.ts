@@ -3,7 +3,7 @@ import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { DEFAULT_API, type Config } from '../config.js';
 import { cancelled, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
-import { mutationQuestion } from '../graphql/mutation-question.js';
+import { mutationQuestion, UnconfirmableMutation } from '../graphql/mutation-question.js';
 import {
   analyseDocument,
   containsMutation,
@@ -16,6 +16,7 @@ import { describeEndpoint } from '../http/endpoint.js';
 import { HeaderSet } from '../http/headers.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import type { FixedOperation } from '../operations/load.js';
+import { Redactor } from '../redaction/redactor.js';
 import { credentialAdvice, headersFor, redirectCheck } from '../security.js';
 import { jsonLengthAtLeast, letInputIn } from '../time-slice.js';
 import type { Call } from './call.js';
@@ -180,15 +181,17 @@ async function execute(
 
   // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
   if (plan.confirm !== undefined) {
-    const question = mutationQuestion({
-      endpoint: describeEndpoint(endpoint),
-      document,
-      operation,
-      variables,
-    });
     const decision = await plan.confirm({
-      question: call.hide.text(question),
-      call: [plan.tool, endpoint.href, document.text, operationName ?? null, variables ?? null],
+      question: question(config, plan),
+      call: [
+        plan.tool,
+        config.api,
+        endpoint.href,
+        document.text,
+        operationName ?? null,
+        variables ?? null,
+        plan.callHeaders.entries(),
+      ],
       policy: config.mutations,
     });
     if (decision.kind === 'ask') return decision.result;
@@ -219,6 +222,32 @@ async function execute(
   return graphqlResult(config, result, call.notes, call.hide, () =>
     failureHints(config, status, result, schema, endpoint, request.headers),
   );
+}
+
+/**
+ * The question put to the person: every part of it as the model wrote it, only the operator's own secrets (its
+ * configured headers and URLs) masked, never by a value the model chose in this call; refused when it cannot be
+ * shown whole.
+ */
+function question(config: Config, plan: Plan): string {
+  const operatorSecrets = Redactor.of(config.secretHeaders, config.secretUrls);
+  try {
+    return mutationQuestion({
+      endpoint: describeEndpoint(plan.endpoint),
+      api: config.api === DEFAULT_API ? undefined : config.api,
+      document: plan.document,
+      operation: plan.operation,
+      variables: plan.variables,
+      callHeaders: plan.callHeaders.names(),
+      hide: (text) => operatorSecrets.text(text),
+    });
+  } catch (error) {
+    if (!(error instanceof UnconfirmableMutation)) throw error;
+    throw new ToolError(
+      'MUTATION_NOT_ALLOWED',
+      `this mutation cannot be shown whole to the person who must confirm it: ${error.message}; nothing was sent`,
+    );
+  }
 }
 
 /** Variables this long as JSON (milliseconds of work to serialise) are serialised in a turn of their own. */

@@ -248,6 +248,38 @@ function aPersonDecides(connect: () => Promise<AnsweringClient>): void {
     assert.match(client.questions[0]!, /\[redacted\]/);
   });
 
+  for (const [what, value] of [
+    ["the mutation's field name", 'addReview'],
+    ["a variable's value", 'A fine book'],
+    ['the whole document', ADD_REVIEW],
+  ] as const) {
+    test(`MUST NOT let a per-call header value hide the question: a value equal to ${what}`, async () => {
+      client.questions.length = 0;
+      client.answers = ['decline'];
+      const before = mutationsSent().length;
+      await client.call('graphql_query', { ...addReview('A fine book'), headers: { 'X-Trace': value } });
+      const question = client.questions[0]!;
+      assert.match(question, /addReview\(bookId: "b1", rating: 5, text: "A fine book"\)/);
+      assert.ok(question.includes('Document as sent: mutation Add('), question);
+      assert.ok(!question.includes('[redacted]'), question);
+      assert.match(question, /^Headers this call adds: X-Trace \(values not shown\)$/m);
+      assert.equal(mutationsSent().length, before);
+    });
+  }
+
+  test('MUST name every root field of a long mutation, the last one too', async () => {
+    client.questions.length = 0;
+    client.answers = ['decline'];
+    const praise = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `a${i}: addReview(bookId: "b1", rating: 5, text: "${'A long review of a good book. '.repeat(4)}") { rating }`,
+    );
+    const query = `mutation { ${praise.join(' ')} sneaky: addReview(bookId: "b2", rating: 1) { rating } }`;
+    await client.call('graphql_query', { query, allowMutations: true });
+    assert.match(client.questions[0]!, /^ {2}sneaky: addReview\(bookId: "b2", rating: 1\)$/m);
+  });
+
   test('asks about a curated mutation, and runs one its author marked as needing no question', async () => {
     client.questions.length = 0;
     const before = mutationsSent().length;
