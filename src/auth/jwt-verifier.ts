@@ -36,7 +36,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
     private readonly timeoutMs: number,
   ) {}
 
-  /** The token's claims as the SDK's AuthInfo: client id from client_id or azp, the subject in extra. */
+  /** The token's claims as the SDK's AuthInfo: client id from client_id or azp, subject and issuer in extra. */
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     let payload: JWTPayload;
     try {
@@ -70,7 +70,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
       clientId: stringClaim(payload.client_id) ?? stringClaim(payload.azp) ?? '',
       scopes: scopesOf(payload),
       ...(payload.exp !== undefined ? { expiresAt: payload.exp } : {}),
-      extra: { subject: stringClaim(payload.sub) },
+      extra: { subject: stringClaim(payload.sub), issuer: stringClaim(payload.iss) },
     };
   }
 

@@ -11,20 +11,24 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Config, MutationPolicy } from '../config.js';
 import type { Era } from '../diagnostics.js';
+import { principalOf } from '../auth/principal.js';
 import { cancelled, ToolError } from '../errors.js';
 
 // The person decides: a mutation the model allowed runs only once the user has said yes through the client.
 // A 2025-era client is asked with elicitation/create while the call waits; a 2026-07-28 client gets an
 // input_required result and calls again with the answer and the state we minted. That state travels through the
 // client, so it is signed (the SDK's HMAC codec), expires with the question, is bound to the very call (tool,
-// endpoint, document, operation, variables, user) and is used once: an answer for one mutation can never run
+// API, endpoint, document, operation, variables, the call's headers, user) and is used once: an answer for one mutation can never run
 // another, run twice, or be forged. Where nobody can be asked, the policy (--mutations) says what happens.
 
 /** What a call is about to send, for the question and for the binding of its answer. */
 export interface PendingMutation {
   /** The question shown to the person (bounded, invisible characters made visible, no header value). */
   readonly question: string;
-  /** Everything the answer is bound to: tool, endpoint, document, operation name, variables. */
+  /**
+   * Everything the answer is bound to: tool, API, endpoint, document, operation name, variables and the call's
+   * own headers (hashed, never kept); the user is added here.
+   */
   readonly call: readonly unknown[];
   /** The policy of the API it goes to (--mutations). */
   readonly policy: MutationPolicy;
@@ -182,12 +186,10 @@ interface StatePayload {
   readonly n: string;
 }
 
-/** A digest of the call and of who makes it (the OAuth subject or client in remote mode). */
+/** A digest of the call and of who makes it (principal.ts: the OAuth issuer and subject, in remote mode). */
 function bindingOf(ctx: ServerContext, mutation: PendingMutation): string {
-  const auth = ctx.http?.authInfo;
-  const user = (auth?.extra?.subject as string | undefined) ?? auth?.clientId ?? '';
   return createHash('sha256')
-    .update(JSON.stringify([...mutation.call, user]))
+    .update(JSON.stringify([...mutation.call, principalOf(ctx.http?.authInfo) ?? null]))
     .digest('base64url');
 }
 

@@ -402,6 +402,8 @@ describe('clients that cannot ask', () => {
 /** A 2026-07-28 client that sees the question as a result and answers it by hand, as a tampering client could. */
 async function manualClient(target: {
   args?: readonly string[];
+  /** The whole command line instead of stdioArgs(args). */
+  argv?: readonly string[];
   url?: string;
   headers?: Record<string, string>;
 }) {
@@ -418,7 +420,7 @@ async function manualClient(target: {
       ? new HttpTransportV2(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
       : new StdioTransportV2({
           command: process.execPath,
-          args: stdioArgs(target.args ?? []),
+          args: target.argv ?? stdioArgs(target.args ?? []),
           env: { PATH: process.env.PATH ?? '' },
           stderr: 'ignore',
         }),
@@ -430,13 +432,19 @@ async function manualClient(target: {
     client.request({ method: 'tools/call', params } as never, anyResult, {
       allowInputRequired: true,
     }) as unknown as Promise<Result & { resultType?: string; requestState?: string }>;
+  let question = '';
   return {
     /** Calls the tool and returns the state of the question it asks. */
     async ask(args: Record<string, unknown>): Promise<string> {
       const asked = await send({ name: 'graphql_query', arguments: args });
       assert.equal(asked.resultType, 'input_required', JSON.stringify(asked).slice(0, 300));
+      const requests = (asked as { inputRequests?: Record<string, { params?: { message?: string } }> })
+        .inputRequests;
+      question = requests?.confirm?.params?.message ?? '';
       return asked.requestState!;
     },
+    /** The question the last `ask` was answered with. */
+    lastQuestion: () => question,
     /** Calls the tool again with an answer and a state. */
     answer(args: Record<string, unknown>, requestState: string, action: Action = 'accept'): Promise<Result> {
       return send({
@@ -473,6 +481,21 @@ describe('the state a 2026-07-28 answer carries', () => {
     assert.match(text(altered), /^MUTATION_NOT_ALLOWED: .*given for another call/);
     const otherDocument = { ...addReview('first text'), query: ADD_REVIEW.replace('rating: 5', 'rating: 1') };
     assert.match(text(await client.answer(otherDocument, state)), /given for another call/);
+    assert.equal(mutationsSent().length, before);
+  });
+
+  test('MUST refuse an answer whose retry adds or changes the per-call headers', async () => {
+    const before = mutationsSent().length;
+    const asked = { ...addReview(), headers: { 'X-Trace': 'trace-1' } };
+    const state = await client.ask(asked);
+    for (const headers of [
+      { 'X-Trace': 'trace-2' },
+      { 'X-Trace': 'trace-1', Authorization: 'Bearer attacker-token-1234' },
+    ]) {
+      const result = await client.answer({ ...asked, headers }, state);
+      assert.match(text(result), /^MUTATION_NOT_ALLOWED: .*given for another call/);
+    }
+    assert.match(text(await client.answer(addReview(), state)), /given for another call/);
     assert.equal(mutationsSent().length, before);
   });
 
@@ -523,6 +546,36 @@ describe('the state a 2026-07-28 answer carries', () => {
     } finally {
       await quick.close();
     }
+  });
+});
+
+describe('the API an answer is bound to (a config file of two APIs)', () => {
+  let client: Awaited<ReturnType<typeof manualClient>>;
+  before(async () => {
+    const config = join(dir, 'two-apis.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        apis: {
+          alpha: { endpoint: api.url, headers: { Authorization: 'Bearer alpha-token-0123456789' } },
+          beta: { endpoint: api.url, headers: { Authorization: 'Bearer beta-token-0123456789' } },
+        },
+      }),
+    );
+    client = await manualClient({ argv: [CLI, `--config=${config}`] });
+  });
+  after(() => client?.close());
+
+  test('the question names the API, and MUST refuse an answer whose retry names another API', async () => {
+    const before = mutationsSent().length;
+    const state = await client.ask({ ...addReview(), api: 'alpha' });
+    assert.match(client.lastQuestion(), /^API: alpha$/m);
+    const result = await client.answer({ ...addReview(), api: 'beta' }, state);
+    assert.match(text(result), /^MUTATION_NOT_ALLOWED: .*given for another call/);
+    assert.equal(mutationsSent().length, before);
+    const accepted = await client.answer({ ...addReview(), api: 'alpha' }, state);
+    assert.notEqual(accepted.isError, true, text(accepted));
+    assert.equal(mutationsSent().at(-1)!.headers.authorization, 'Bearer alpha-token-0123456789');
   });
 });
 
@@ -598,6 +651,25 @@ describe('the user an answer is bound to (remote mode with OAuth)', () => {
       url: remote.url,
       headers: { authorization: `Bearer ${await issuer.sign({ sub, aud: audience, scope: 'mcp:use' })}` },
     });
+
+  test("MUST refuse the answer of a client whose client_id is another user's sub", async () => {
+    const alice = await as('alice');
+    const impostor = await manualClient({
+      url: remote.url,
+      headers: {
+        authorization: `Bearer ${await issuer.sign({ client_id: 'alice', aud: audience, scope: 'mcp:use' })}`,
+      },
+    });
+    try {
+      const before = mutationsSent().length;
+      const state = await alice.ask(addReview());
+      assert.match(text(await impostor.answer(addReview(), state)), /given for another call/);
+      assert.equal(mutationsSent().length, before);
+    } finally {
+      await alice.close();
+      await impostor.close();
+    }
+  });
 
   test("MUST refuse an answer given by another user (OAuth sub) than the one asked, and run the asked user's", async () => {
     const [alice, bob] = [await as('alice'), await as('bob')];
