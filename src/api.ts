@@ -38,3 +38,24 @@ export function followOperations(
     view.show(undefined);
   };
 }
+
+/**
+ * Two things that would register the same tool name, described for a message, or undefined when every name is
+ * unique: a built-in tool and an operation tool (`graphql` + `query`), or two APIs' operation tools (`x` + `y_z`
+ * and `x_y` + `z`). The whole set is checked before anything is registered: at start-up, and before a reload is
+ * applied.
+ */
+export function toolNameClash(apis: readonly ServedApi[], builtIn: readonly string[]): string | undefined {
+  const sources = new Map<string, string>(builtIn.map((name) => [name, `the built-in tool ${name}`]));
+  for (const api of apis) {
+    for (const tool of api.operations?.current.tools ?? []) {
+      const name = toolPrefix(api, apis) + tool.name;
+      const of = apis.length > 1 ? ` of the API ${api.config.api}` : '';
+      const source = `the operation ${tool.name}${of} (${tool.where})`;
+      const known = sources.get(name);
+      if (known !== undefined) return `${known} and ${source} would both be the tool ${name}`;
+      sources.set(name, source);
+    }
+  }
+  return undefined;
+}

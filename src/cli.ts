@@ -13,7 +13,7 @@ import { usage } from './options.js';
 import { BUILT_IN_PROMPTS } from './prompts/built-in.js';
 import { loadPromptFiles, PromptsError } from './prompts/prompt-files.js';
 import type { PromptDefinition } from './prompts/prompt.js';
-import { operationTools, type LiveOperations, type ServedApi } from './api.js';
+import { operationTools, toolNameClash, type LiveOperations, type ServedApi } from './api.js';
 import { createServer } from './server.js';
 import { VERSION } from './version.js';
 
@@ -42,6 +42,11 @@ async function main(): Promise<void> {
     apis = await prepared(command.apis, stdio);
   } catch (error) {
     fail(error);
+  }
+  const clash = toolNameClash(apis, command.config.tools);
+  if (clash !== undefined) {
+    log(`graphql-mcp: ${clash}; rename one of them`);
+    process.exit(2);
   }
   const unknownTool = unknownScopedTool(apis);
   if (unknownTool !== undefined) {
@@ -158,7 +163,7 @@ function serveOnStdio(
 function watchOperations(apis: readonly PreparedApi[]): () => void {
   const stops = apis.flatMap(({ config, operations, reload }) =>
     operations !== undefined && reload !== undefined
-      ? [watchPaths(config.operations, () => reloadOperations(config, operations, reload))]
+      ? [watchPaths(config.operations, () => reloadOperations(apis, config, operations, reload))]
       : [],
   );
   return () => {
@@ -166,8 +171,16 @@ function watchOperations(apis: readonly PreparedApi[]): () => void {
   };
 }
 
-/** Reads an API's operation files again; one that no longer checks out leaves the tools as they were. */
-function reloadOperations(config: Config, operations: LiveOperations, reload: () => OperationSet): void {
+/**
+ * Reads an API's operation files again; one that no longer checks out, or whose names would clash with another
+ * tool, leaves the tools as they were.
+ */
+function reloadOperations(
+  apis: readonly PreparedApi[],
+  config: Config,
+  operations: LiveOperations,
+  reload: () => OperationSet,
+): void {
   const of = config.api === 'default' ? '' : ` of ${config.api}`;
   let set: OperationSet;
   try {
@@ -176,6 +189,14 @@ function reloadOperations(config: Config, operations: LiveOperations, reload: ()
     log(
       `graphql-mcp: --operations${of} changed but ${error instanceof Error ? error.message : String(error)}; the previous tools stay`,
     );
+    return;
+  }
+  const next = apis.map((api) =>
+    api.operations === operations ? { ...api, operations: new Live(set, false) } : api,
+  );
+  const clash = toolNameClash(next, config.tools);
+  if (clash !== undefined) {
+    log(`graphql-mcp: --operations${of} changed but ${clash}; the previous tools stay`);
     return;
   }
   for (const line of set.skipped) log(`graphql-mcp: ${line}`);
@@ -191,6 +212,8 @@ async function reloadConfig(file: string): Promise<PreparedApi[] | undefined> {
     const command = parseCommand(process.argv.slice(2), process.env);
     if (command.kind !== 'serve') return undefined;
     const apis = await prepared(command.apis, true);
+    const clash = toolNameClash(apis, command.config.tools);
+    if (clash !== undefined) throw new ConfigError(clash);
     log(`graphql-mcp: ${file} reloaded: ${describe(apis)}`);
     return apis;
   } catch (error) {

@@ -14,7 +14,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { graphql } from 'graphql';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { responseOf } from '../fixtures/client-views.ts';
-import { spawnHttpMcp, startHttpMcp } from '../fixtures/http-mcp.ts';
+import { runUntilExitOrServing, spawnHttpMcp, startHttpMcp } from '../fixtures/http-mcp.ts';
 import { startIssuer } from '../fixtures/issuer.ts';
 import { runCli, startMcp, texts, type CallToolResult, type McpSession } from '../fixtures/mcp.ts';
 
@@ -365,6 +365,79 @@ describe('an edited config file (stdio mode)', () => {
         'stderr to say why',
       );
       assert.deepEqual(await apiEnum(), ['alpha', 'beta']);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('tool names that two sources would both make', () => {
+  const ops = (name: string, operation: string) => {
+    const path = join(dir, `${name}.graphql`);
+    writeFileSync(path, `query ${operation} { books(first: 1) { title } }\n`);
+    return path;
+  };
+  const api = (url: string, token: string, operations: string) => ({
+    endpoint: url,
+    headers: bearer(token),
+    operations,
+  });
+
+  test('MUST stop the start (exit 2) naming both, for two APIs whose operations make one name', async () => {
+    const path = configFile(
+      {
+        x: api(alpha.url, 'ALPHA_TOKEN', ops('x-ops', 'y_z')),
+        x_y: api(beta.url, 'BETA_TOKEN', ops('xy-ops', 'z')),
+      },
+      {},
+      'clash.json',
+    );
+    const { status, stderr } = await runUntilExitOrServing([`--config=${path}`], TOKENS);
+    assert.equal(status, 2, stderr);
+    assert.match(
+      stderr,
+      /the operation y_z of the API x \(.*x-ops\.graphql:1\) and the operation z of the API x_y \(.*xy-ops\.graphql:1\) would both be the tool x_y_z/,
+    );
+    assert.doesNotMatch(stderr, /serving/);
+  });
+
+  test("MUST stop the start (exit 2) for an operation that would take a built-in tool's name", async () => {
+    const path = configFile(
+      {
+        graphql: api(alpha.url, 'ALPHA_TOKEN', ops('graphql-ops', 'query')),
+        other: { endpoint: beta.url, headers: bearer('BETA_TOKEN') },
+      },
+      {},
+      'builtin-clash.json',
+    );
+    const { status, stderr } = await runUntilExitOrServing([`--config=${path}`], TOKENS);
+    assert.equal(status, 2, stderr);
+    assert.match(
+      stderr,
+      /the built-in tool graphql_query and the operation query of the API graphql .* would both be the tool graphql_query/,
+    );
+  });
+
+  test('a reload that would make a clash leaves the previous tools, and the server keeps serving', async () => {
+    const xyOps = ops('xy-live', 'w');
+    const path = configFile(
+      { x: api(alpha.url, 'ALPHA_TOKEN', ops('x-live', 'y_z')), x_y: api(beta.url, 'BETA_TOKEN', xyOps) },
+      {},
+      'clash-live.json',
+    );
+    const session = await startMcp([`--config=${path}`], TOKENS);
+    try {
+      const names = async () => (await session.client.listTools()).tools.map((tool) => tool.name).sort();
+      assert.deepEqual(await names(), ['graphql_introspect', 'graphql_query', 'x_y_w', 'x_y_z']);
+      writeFileSync(xyOps, 'query z { books(first: 1) { title } }\n');
+      await until(
+        async () =>
+          /changed but .* would both be the tool x_y_z; the previous tools stay/.test(session.stderr()),
+        'stderr to say why',
+      );
+      assert.deepEqual(await names(), ['graphql_introspect', 'graphql_query', 'x_y_w', 'x_y_z']);
+      const result = await session.call('x_y_z', {});
+      assert.notEqual(result.isError, true, text(result));
     } finally {
       await session.close();
     }
