@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { describeEndpoint } from '../http/endpoint.js';
+import { Redactor } from '../redaction/redactor.js';
 import { runIntrospect } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../thousands.js';
@@ -117,9 +118,11 @@ async function completeTypeName(config: Config, value: string): Promise<string[]
   try {
     const { loadApiSchema } = await import('../tools/schema-source.js');
     const schema = await loadApiSchema(config);
+    // A completion is an answer like any other: a name that is one of the server's secrets is left out.
+    const hide = Redactor.of(config.secretHeaders, config.secretUrls);
     names = schema.introspection.__schema.types
       .map((type) => type.name)
-      .filter((name) => !name.startsWith('__') && !BUILT_IN_SCALARS.has(name));
+      .filter((name) => !name.startsWith('__') && !BUILT_IN_SCALARS.has(name) && hide.text(name) === name);
   } catch {
     return [];
   }

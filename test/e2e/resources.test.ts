@@ -131,6 +131,27 @@ describe('the startup headers', () => {
   });
 });
 
+describe('completions', () => {
+  // A schema with a type named like the startup header's value: an API may name a type after anything.
+  const secret = 'Tk9f8e7d6c5b4aSecret';
+  let typed: string;
+  before(() => {
+    const schema = buildSchema(
+      `type ${secret} { a: Int }\ntype Tk9Plain { a: Int }\ntype Query { x: ${secret} y: Tk9Plain }`,
+    );
+    typed = api.route('/secret-types', graphqlHandler(schema, {}));
+  });
+  const session = useSession(() => [`--endpoint=${typed}`, `--headers={"X-Api-Key":"${secret}"}`]);
+
+  test('MUST NOT complete a type name that is a startup secret', async () => {
+    const { completion } = await session().client.complete({
+      ref: { type: 'ref/resource', uri: TYPES },
+      argument: { name: 'name', value: 'tk9' },
+    });
+    assert.deepEqual(completion.values, ['Tk9Plain']);
+  });
+});
+
 describe('--schema', () => {
   const session = useSession(() => [`--endpoint=${refusing}`, `--schema=${join(work, 'library.graphql')}`]);
 
