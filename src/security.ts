@@ -117,9 +117,18 @@ export function credentialAdvice(config: Config, endpoint: URL, sent: HeaderSet)
 /**
  * Which API a call is for: the one it names; else, when it gives an endpoint, the API that trusts it (its origin,
  * or one of its --allowedEndpoints), so that its credentials are the ones that may go there; else the first.
+ * Credentials are never guessed: an endpoint that several APIs trust needs the call to name one
+ * (INVALID_INPUT naming them).
  */
 export function apiFor(apis: readonly Config[], name: string | undefined, endpoint: URL | undefined): Config {
   if (name !== undefined) return apis.find((api) => api.api === name) ?? apis[0]!;
-  if (endpoint !== undefined) return apis.find((api) => isTrusted(api, endpoint)) ?? apis[0]!;
-  return apis[0]!;
+  if (endpoint === undefined) return apis[0]!;
+  const trusting = apis.filter((api) => isTrusted(api, endpoint));
+  if (trusting.length > 1) {
+    throw new ToolError(
+      'INVALID_INPUT',
+      `${describeEndpoint(endpoint)} is trusted by the APIs ${trusting.map((api) => api.api).join(' and ')}, whose credentials differ; name the one to use in the api input`,
+    );
+  }
+  return trusting[0] ?? apis[0]!;
 }

@@ -154,7 +154,12 @@ export async function serveHttp(
     } catch {
       endpoint = undefined;
     }
-    return apiFor(configs, typeof args.api === 'string' ? args.api : undefined, endpoint);
+    try {
+      return apiFor(configs, typeof args.api === 'string' ? args.api : undefined, endpoint);
+    } catch {
+      // An endpoint several APIs trust: the call itself is refused (INVALID_INPUT), naming them.
+      return undefined;
+    }
   }
   /** Each operation tool's API, by the tool's name (remote mode reads the operation files once). */
   const operationApis = new Map<string, Config>(

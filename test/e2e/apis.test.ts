@@ -371,6 +371,43 @@ describe('an edited config file (stdio mode)', () => {
   });
 });
 
+describe('an endpoint that two APIs trust', () => {
+  let session: McpSession;
+  before(async () => {
+    const path = configFile(
+      {
+        alpha: { endpoint: alpha.url, headers: bearer('ALPHA_TOKEN') },
+        beta: {
+          endpoint: beta.url,
+          headers: bearer('BETA_TOKEN'),
+          allowedEndpoints: [new URL(alpha.url).origin],
+        },
+      },
+      {},
+      'overlap.json',
+    );
+    session = await startMcp([`--config=${path}`], TOKENS);
+  });
+  after(() => session?.close());
+
+  test('MUST NOT guess whose credentials go there: a call naming no API is INVALID_INPUT naming both, and nothing is sent', async () => {
+    const since = mark();
+    const result = await session.call('graphql_query', { query: BOOKS, endpoint: alpha.url });
+    assert.match(
+      text(result),
+      /^INVALID_INPUT: http:\/\/127\.0\.0\.1:\d+\/graphql is trusted by the APIs alpha and beta, .*name the one to use in the api input/,
+    );
+    assert.deepEqual(seen(since), { alpha: [], beta: [], gamma: [] });
+  });
+
+  test("a call naming the API gets that API's credentials there", async () => {
+    const since = mark();
+    // alpha refuses beta's token; what matters is which one was sent.
+    await session.call('graphql_query', { query: BOOKS, endpoint: alpha.url, api: 'beta' });
+    assert.deepEqual(seen(since), { alpha: [`Bearer ${TOKENS.BETA_TOKEN}`], beta: [], gamma: [] });
+  });
+});
+
 describe('tool names that two sources would both make', () => {
   const ops = (name: string, operation: string) => {
     const path = join(dir, `${name}.graphql`);
