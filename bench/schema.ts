@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { countTokens } from 'gpt-tokenizer';
 import { isIntrospectionType, isSpecifiedScalarType, printSchema } from 'graphql';
-import { parseCommand } from '../src/config.ts';
+import { loadConfig } from '../src/config/load.ts';
+import { secretsOf } from '../src/redaction/redactor.ts';
 import { runIntrospect } from '../src/tools/introspect.ts';
 import {
   introspectionRequests,
@@ -221,12 +222,14 @@ async function longestStall(url: string): Promise<number> {
   await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
   const { port } = replay.address() as AddressInfo;
   try {
-    const command = parseCommand([`--endpoint=http://127.0.0.1:${port}/graphql`], {});
-    if (command.kind !== 'serve') throw new Error('unexpected command');
+    const loaded = loadConfig([`--endpoint=http://127.0.0.1:${port}/graphql`], {});
+    if (loaded.kind !== 'serve') throw new Error('unexpected command');
+    const apis = loaded.apis.map((config) => ({ config }));
+    const tools = { apis, secrets: secretsOf(apis) };
     const histogram = monitorEventLoopDelay({ resolution: 1 });
     histogram.enable();
-    await runIntrospect([command.config], {});
-    await runIntrospect([command.config], { search: 'pull request' });
+    await runIntrospect(tools, {});
+    await runIntrospect(tools, { search: 'pull request' });
     histogram.disable();
     return histogram.max / 1e6;
   } finally {

@@ -1,49 +1,20 @@
-// The JSON Schema of a config file (--config), made from the declaration in src/options.ts and shipped in the
+// The JSON Schema of a config file (--config), made from the declaration in src/config/options.ts and shipped in the
 // package as config.schema.json, so that editors complete and check the file: `npm run docs:options` writes it,
 // and test/unit/options.test.ts fails while it and the declaration disagree.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BUILT_IN_TOOLS, MUTATION_POLICIES } from '../src/config.ts';
-import { declaration, OPTION_NAMES, plain, type OptionName } from '../src/options.ts';
+import { declaration, OPTION_NAMES, plain, type OptionName } from '../src/config/options.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SCHEMA_FILE = 'config.schema.json';
 
 type JsonSchema = Record<string, unknown>;
 
-const LIST = { type: 'array', items: { type: 'string' } };
-
-/** What a value of an option is written as in the file (each is read by the option's parser). */
-function valueSchema(name: OptionName): JsonSchema {
-  const { value } = declaration(name);
-  if (name === 'headers') {
-    return {
-      type: 'object',
-      additionalProperties: { type: ['string', 'number', 'boolean'] },
-      examples: [{ Authorization: 'Bearer ${env:API_TOKEN}' }],
-    };
-  }
-  if (name === 'oauthToolScopes') {
-    return { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, LIST] } };
-  }
-  if (name === 'mutations') return { enum: [...MUTATION_POLICIES] };
-  if (name === 'validate') return { enum: ['cached', 'always', 'off'] };
-  if (name === 'transport') return { enum: ['stdio', 'http'] };
-  if (name === 'tools')
-    return { anyOf: [{ enum: ['none'] }, { type: 'array', items: { enum: [...BUILT_IN_TOOLS] } }] };
-  if (value === undefined) return { type: 'boolean' };
-  if (value === 'ms' || value === 'n' || value === 's') return { type: 'integer' };
-  if (value === 'urls' || value === 'paths' || value === 'names' || value === 'list') {
-    return { anyOf: [LIST, { type: 'string', description: 'comma-separated' }] };
-  }
-  return { type: 'string' };
-}
-
 function optionSchema(name: OptionName): JsonSchema {
   const declared = declaration(name);
   const fallback = declared.default === undefined ? '' : ` (default: ${declared.default})`;
-  return { description: `${plain(declared.help)}${fallback}`, ...valueSchema(name) };
+  return { description: `${plain(declared.help)}${fallback}`, ...declared.json };
 }
 
 /** The schema: the server's options and every API's defaults at the top level, each API's under `apis`. */
@@ -57,7 +28,7 @@ export function configSchema(): JsonSchema {
       ...Object.fromEntries(perApi.map((name) => [name, optionSchema(name)])),
       oauthScopes: {
         description: 'Scopes an OAuth access token needs to use this API, besides those every request needs',
-        ...valueSchema('oauthScopes'),
+        ...declaration('oauthScopes').json,
       },
     },
     additionalProperties: false,
@@ -92,5 +63,5 @@ export function configSchemaText(): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   writeFileSync(join(ROOT, SCHEMA_FILE), configSchemaText());
-  console.log(`${SCHEMA_FILE}: written from src/options.ts`);
+  console.log(`${SCHEMA_FILE}: written from src/config/options.ts`);
 }

@@ -1,10 +1,10 @@
-// Rewrites the options tables of the docs from the declaration in src/options.ts: `npm run docs:options`.
+// Rewrites the options tables of the docs from the declaration in src/config/options.ts: `npm run docs:options`.
 // Each table sits between its markers in README.md or a docs/*.md file; test/unit/options.test.ts fails while
 // a table and the declaration disagree.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { COMMANDS, declaration, OPTION_NAMES, type OptionGroup } from '../src/options.ts';
+import { COMMANDS, declaration, OPTION_NAMES, type OptionGroup } from '../src/config/options.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -99,7 +99,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (updated === text) console.log(`${path}: the options tables are up to date`);
     else {
       writeFileSync(join(ROOT, path), updated);
-      console.log(`${path}: options tables rewritten from src/options.ts`);
+      console.log(`${path}: options tables rewritten from src/config/options.ts`);
     }
   }
 }

@@ -5,7 +5,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { OAuthOptions } from '../config.js';
+import type { OAuthOptions } from '../config/types.js';
 
 // An access token is a JWT that the organisation's authorization server issued for this server. Its signature
 // is checked against the issuer's published keys (JWKS, discovered from the issuer's metadata, cached, fetched
@@ -20,6 +20,8 @@ const CLOCK_TOLERANCE_S = 30;
 export const JWKS_COOLDOWN_MS = 3_000;
 /** How long fetched keys are used before they are fetched again anyway. */
 const JWKS_MAX_AGE_MS = 10 * 60_000;
+/** The deadline of one request to the issuer (its metadata, its keys). */
+const ISSUER_TIMEOUT_MS = 10_000;
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
@@ -31,10 +33,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
   #keys: KeySet | undefined;
   #discovering: Promise<KeySet> | undefined;
 
-  constructor(
-    private readonly options: OAuthOptions,
-    private readonly timeoutMs: number,
-  ) {}
+  constructor(private readonly options: OAuthOptions) {}
 
   /** The token's claims as the SDK's AuthInfo: client id from client_id or azp, subject and issuer in extra. */
   async verifyAccessToken(token: string): Promise<AuthInfo> {
@@ -80,7 +79,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
     this.#discovering ??= this.#jwksUri()
       .then((uri) => {
         this.#keys = createRemoteJWKSet(uri, {
-          timeoutDuration: this.timeoutMs,
+          timeoutDuration: ISSUER_TIMEOUT_MS,
           cooldownDuration: JWKS_COOLDOWN_MS,
           cacheMaxAge: JWKS_MAX_AGE_MS,
         });
@@ -106,7 +105,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
     for (const candidate of candidates) {
       try {
         const response = await fetch(candidate, {
-          signal: AbortSignal.timeout(this.timeoutMs),
+          signal: AbortSignal.timeout(ISSUER_TIMEOUT_MS),
           redirect: 'error',
         });
         if (!response.ok) throw new Error(`HTTP ${response.status} from ${candidate}`);

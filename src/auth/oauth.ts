@@ -6,7 +6,7 @@ import {
   type OAuthProtectedResourceMetadata,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
-import type { OAuthOptions } from '../config.js';
+import type { OAuthOptions } from '../config/types.js';
 import { Refusal } from './refusal.js';
 
 // Remote mode as an OAuth 2.1 resource server (MCP authorization; RFC 9728, RFC 6750, RFC 8707): every /mcp

@@ -1,3 +1,5 @@
+import { ordinal } from '../common/text.js';
+
 // Header names are compared case-insensitively; values are secrets and appear in no message.
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -100,11 +102,4 @@ export class HeaderSet {
     for (const [key, entry] of other.#entries) merged.#entries.set(key, entry);
     return merged;
   }
-}
-
-/** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st: where an entry sits, for messages that cannot quote it. */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
 }

@@ -1,5 +1,4 @@
-import type { Config } from '../config.js';
-import { describeEndpoint } from '../http/endpoint.js';
+import type { Api } from '../server/api.js';
 import type { PromptDefinition } from './prompt.js';
 
 /** The names of the built-in prompts; an operator's prompt may not take them. */
@@ -17,11 +16,12 @@ const SCHEMA_STEPS =
  * The prompts that start work with the built-in tools well: explore the API for a goal, write a query for a
  * need, explain an error. Each is short and names the tools in the order that spends the least context.
  */
-export function builtInPrompts(configs: readonly Config[]): PromptDefinition[] {
+export function builtInPrompts(apis: readonly Api[]): PromptDefinition[] {
+  const configs = apis.map((api) => api.config);
   const api =
     configs.length === 1
-      ? `the GraphQL API at ${describeEndpoint(configs[0]!.endpoint)}`
-      : `the GraphQL APIs of this server (${configs.map((config) => `${config.api}: ${describeEndpoint(config.endpoint)}`).join('; ')}; the tools' api input picks one)`;
+      ? `the GraphQL API at ${configs[0]!.endpointName}`
+      : `the GraphQL APIs of this server (${configs.map((config) => `${config.name}: ${config.endpointName}`).join('; ')}; the tools' api input picks one)`;
   return [
     {
       name: 'explore_api',

@@ -1,7 +1,8 @@
 import type { HeaderSet } from '../http/headers.js';
 import { mapStrings } from './json-walk.js';
 import { Matcher, type Form } from './matcher.js';
-import { formsOf, secretsOf } from './secrets.js';
+import type { ApiConfig } from '../config/types.js';
+import { formsOf, secretTexts } from './secrets.js';
 
 // Hides the credentials sent on a call wherever an endpoint's answer may echo them: in error pages, redirect
 // targets, GraphQL responses and schema text (secrets.ts: what to look for; matcher.ts: how it is found).
@@ -24,15 +25,19 @@ export class Redactor {
   }
 
   /**
-   * A redactor for the header values of `headers` and the query-string values of `urls`. Building one costs
-   * about as much as a small call: the one built for an array of headers is kept as long as the array is (the
-   * startup headers' array lives as long as the configuration; a forwarded credential's, as its request).
+   * A redactor for the header values of `headers`, the query-string values of `urls` and `values` themselves.
+   * Building one costs about as much as a small call: the one built for an array of headers is kept as long as
+   * the array is (the operator's, as long as the configuration; a forwarded credential's, as its request).
    */
-  static of(headers: readonly HeaderSet[], urls: readonly URL[] = []): Redactor {
-    const key = urls.map((url) => url.search).join('\n');
+  static of(
+    headers: readonly HeaderSet[],
+    urls: readonly URL[] = [],
+    values: readonly string[] = [],
+  ): Redactor {
+    const key = [...urls.map((url) => url.search), ...values].join('\n');
     const cached = built.get(headers);
     if (cached?.key === key) return cached.redactor;
-    const redactor = new Redactor(secretsOf(headers, urls));
+    const redactor = new Redactor([...secretTexts(headers, urls), ...values]);
     built.set(headers, { key, redactor });
     return redactor;
   }
@@ -75,3 +80,34 @@ export function redactionNote(hidden: number, what = 'response'): string {
 }
 
 const built = new WeakMap<readonly HeaderSet[], { key: string; redactor: Redactor }>();
+
+/**
+ * The operator's secrets: every API's configured headers, its configured URLs' query-string values and the
+ * parts of them the environment filled in. Hidden in every answer, whichever API it comes from.
+ */
+export interface Secrets {
+  readonly headers: readonly HeaderSet[];
+  readonly urls: readonly URL[];
+  readonly values: readonly string[];
+}
+
+/** The secrets of these APIs, made once per list of APIs. */
+export function secretsOf(apis: readonly { readonly config: ApiConfig }[]): Secrets {
+  let secrets = ofApis.get(apis);
+  if (secrets === undefined) {
+    const configs = apis.map((api) => api.config);
+    secrets = {
+      headers: configs.map((api) => api.headers),
+      urls: configs.flatMap((api) => [api.endpoint, ...(api.allowedEndpoints ?? [])]),
+      values: configs.flatMap((api) => api.secretParts),
+    };
+    ofApis.set(apis, secrets);
+  }
+  return secrets;
+}
+const ofApis = new WeakMap<readonly { readonly config: ApiConfig }[], Secrets>();
+
+/** The redactor of the operator's secrets alone. */
+export function operatorRedactor(secrets: Secrets): Redactor {
+  return Redactor.of(secrets.headers, secrets.urls, secrets.values);
+}

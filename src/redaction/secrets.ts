@@ -8,7 +8,7 @@ import { fold, MIN_SECRET_CHARS, type Form } from './matcher.js';
 const SPACE = /\s+/g;
 
 /** The secrets of a call: its header values, and the query-string values of its URLs. */
-export function secretsOf(headers: readonly HeaderSet[], urls: readonly URL[]): string[] {
+export function secretTexts(headers: readonly HeaderSet[], urls: readonly URL[]): string[] {
   const secrets: string[] = [];
   for (const set of headers) {
     for (const value of set.values()) secrets.push(...headerValueSecrets(value));

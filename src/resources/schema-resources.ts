@@ -8,9 +8,9 @@ import {
   type ReadResourceResult,
   type Variables,
 } from '@modelcontextprotocol/server';
-import type { Config } from '../config.js';
-import { describeEndpoint } from '../http/endpoint.js';
-import { Redactor } from '../redaction/redactor.js';
+import { operatorRedactor } from '../redaction/redactor.js';
+import type { Api } from '../server/api.js';
+import type { ToolContext } from '../tools/context.js';
 import { runIntrospect } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../thousands.js';
@@ -26,11 +26,13 @@ const BUILT_IN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
  */
 export function registerSchemaResources(
   server: McpServer,
-  config: Config,
+  api: Api,
+  tools: ToolContext,
   uris: ApiUris,
   cacheHint: CacheHint,
 ): () => void {
-  const endpoint = describeEndpoint(config.endpoint);
+  const { config } = api;
+  const endpoint = config.endpointName;
   const chars = thousands(config.maxSchemaChars);
   const schema = server.registerResource(
     resourceName(uris.schema),
@@ -43,11 +45,11 @@ export function registerSchemaResources(
       mimeType: RESOURCE_MIME_TYPE,
       cacheHint,
     },
-    (uri, context) => readIntrospection(config, {}, uri, context.mcpReq.signal),
+    (uri, context) => readIntrospection(api, tools, {}, uri, context.mcpReq.signal),
   );
   const type = server.registerResource(
     resourceName(uris.typeTemplate),
-    typeTemplateOf(config, uris),
+    typeTemplateOf(api, tools, uris),
     {
       title: `A type of ${endpoint}`,
       description: `One type's full definition as GraphQL SDL (or one member: Type.field), at most ${chars} characters.`,
@@ -62,7 +64,7 @@ export function registerSchemaResources(
           `INVALID_INPUT: ${uri.href} names no type; read ${uris.typeTemplate} with a type name`,
         );
       }
-      return readIntrospection(config, { typeNames: [name] }, uri, context.mcpReq.signal);
+      return readIntrospection(api, tools, { typeNames: [name] }, uri, context.mcpReq.signal);
     },
   );
   return () => {
@@ -75,27 +77,28 @@ export function registerSchemaResources(
  * The template of an API's type resources, with the completion of its type names. Made once per configuration:
  * remote mode registers the resources on a server per request, and parsing the template is most of the cost.
  */
-function typeTemplateOf(config: Config, uris: ApiUris): ResourceTemplate {
-  let template = typeTemplates.get(config);
+function typeTemplateOf(api: Api, tools: ToolContext, uris: ApiUris): ResourceTemplate {
+  let template = typeTemplates.get(api);
   if (template === undefined) {
     template = new ResourceTemplate(uris.typeTemplate, {
       list: undefined,
-      complete: { name: (value) => completeTypeName(config, value) },
+      complete: { name: (value) => completeTypeName(api, tools, value) },
     });
-    typeTemplates.set(config, template);
+    typeTemplates.set(api, template);
   }
   return template;
 }
-const typeTemplates = new WeakMap<Config, ResourceTemplate>();
+const typeTemplates = new WeakMap<Api, ResourceTemplate>();
 
 /** graphql_introspect's answer as a resource's text, or its error as an MCP error with the same message. */
 async function readIntrospection(
-  config: Config,
+  api: Api,
+  tools: ToolContext,
   args: Record<string, unknown>,
   uri: URL,
   signal: AbortSignal,
 ): Promise<ReadResourceResult> {
-  const result = await runIntrospect([config], args, signal);
+  const result = await runIntrospect({ apis: [api], secrets: tools.secrets }, args, signal);
   const texts = result.content.map((item) => (item.type === 'text' ? item.text : ''));
   if (result.isError === true) {
     const message = texts[0] ?? 'INTROSPECTION_FAILED';
@@ -113,13 +116,13 @@ async function readIntrospection(
  * The schema's type names that start with `value`, then those that contain it (case-insensitive); none when
  * the schema cannot be had (a completion is a suggestion: the read that follows says what is wrong).
  */
-async function completeTypeName(config: Config, value: string): Promise<string[]> {
+async function completeTypeName(api: Api, tools: ToolContext, value: string): Promise<string[]> {
   let names: string[];
   try {
     const { loadApiSchema } = await import('../tools/schema-source.js');
-    const schema = await loadApiSchema(config);
+    const schema = await loadApiSchema(api, tools.secrets);
     // A completion is an answer like any other: a name that is one of the server's secrets is left out.
-    const hide = Redactor.of(config.secretHeaders, config.secretUrls);
+    const hide = operatorRedactor(tools.secrets);
     names = schema.introspection.__schema.types
       .map((type) => type.name)
       .filter((name) => !name.startsWith('__') && !BUILT_IN_SCALARS.has(name) && hide.text(name) === name);

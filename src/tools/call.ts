@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Config } from '../config.js';
 import { cancelled, ToolError } from '../errors.js';
 import type { HeaderSet } from '../http/headers.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor, type Secrets } from '../redaction/redactor.js';
+import type { CallTarget } from './target.js';
 
 // One tool call, from its inputs to its result: what it has sent so far (every credential of it must be hidden
 // wherever the endpoint echoes it), the notes it has gathered, and how its failures become error results.
@@ -11,32 +11,36 @@ import { Redactor } from '../redaction/redactor.js';
 export class Call {
   /** What the server says of the call beside the answer (headers withheld, nobody asked): texts of their own. */
   notes: string[] = [];
-  readonly #startup: readonly HeaderSet[];
-  #headers: HeaderSet | undefined;
-  readonly #urls: URL[];
+  readonly #secrets: Secrets;
+  #own: HeaderSet | undefined;
+  #endpoint: URL | undefined;
   #redactor: Redactor | undefined;
 
-  /** A call under `config`: every API's startup headers and configured URLs are its secrets. */
-  constructor(config: Config) {
-    this.#startup = config.secretHeaders;
-    this.#urls = [...config.secretUrls];
+  /** A call of a server whose operator's secrets (every API's) are `secrets`: they are this call's too. */
+  constructor(secrets: Secrets) {
+    this.#secrets = secrets;
   }
 
-  /** Records the call's own headers and endpoint: their values are secrets of this call too. */
-  sends(headers: HeaderSet, endpoint: URL): void {
-    this.#headers = headers;
-    this.#urls.push(endpoint);
+  /** The operator's secrets, without the call's own. */
+  get secrets(): Secrets {
+    return this.#secrets;
+  }
+
+  /** Records where the call goes: its own headers and its endpoint's query values are secrets of it too. */
+  sends(target: CallTarget): void {
+    this.#own = target.own;
+    this.#endpoint = target.endpoint;
     this.#redactor = undefined;
   }
 
-  /** The matcher of this call's secrets, built when first needed (by then the call's headers are known). */
+  /** The matcher of this call's secrets, built when first needed (by then its target is known). */
   get hide(): Redactor {
-    // A call that adds no header of its own shares the startup headers' redactor.
-    const headers =
-      this.#headers === undefined || this.#headers.size === 0
-        ? this.#startup
-        : [...this.#startup, this.#headers];
-    return (this.#redactor ??= Redactor.of(headers, this.#urls));
+    const { headers, urls, values } = this.#secrets;
+    // A call that adds no header or URL of its own shares the operator's redactor.
+    const own = this.#own === undefined || this.#own.size === 0 ? headers : [...headers, this.#own];
+    const allUrls =
+      this.#endpoint === undefined || this.#endpoint.search === '' ? urls : [...urls, this.#endpoint];
+    return (this.#redactor ??= Redactor.of(own, allUrls, values));
   }
 }
 

@@ -1,30 +1,31 @@
-import type { Config, MutationPolicy } from '../config.js';
-import { describeEndpoint } from '../http/endpoint.js';
+import type { ApiConfig, MutationPolicy } from '../config/types.js';
+import type { Api } from '../server/api.js';
 
 /**
  * What tools/list says of each built-in tool, which depends on the configuration (the APIs and their
  * endpoints, limits, mutation policies). Every word is paid for in the model's context, on every turn.
  */
 export function describeTools(
-  apis: readonly Config[],
+  served: readonly Api[],
 ): Record<'graphql_query' | 'graphql_introspect', string> {
-  const [first] = apis as [Config, ...Config[]];
+  const apis = served.map((api) => api.config);
+  const [first] = apis as [ApiConfig, ...ApiConfig[]];
   const target =
     apis.length === 1
-      ? describeEndpoint(first.endpoint)
-      : `the API named by api (${apis.map((api) => `${api.api}: ${describeEndpoint(api.endpoint)}`).join('; ')})`;
+      ? first.endpointName
+      : `the API named by api (${apis.map((api) => `${api.name}: ${api.endpointName}`).join('; ')})`;
   const limits = new Set(apis.map((api) => api.maxComplexity));
   const limit =
     limits.size === 1 && first.maxComplexity > 0
       ? ` A query may select at most ${first.maxComplexity} fields.`
       : limits.size > 1
-        ? ` Each API limits the fields a query may select (${apis.map((api) => `${api.api}: ${api.maxComplexity || 'none'}`).join(', ')}).`
+        ? ` Each API limits the fields a query may select (${apis.map((api) => `${api.name}: ${api.maxComplexity || 'none'}`).join(', ')}).`
         : '';
   const policies = new Set(apis.map((api) => api.mutations));
   const mutations =
     policies.size === 1
       ? MUTATIONS[first.mutations]
-      : ` Mutations: ${apis.map((api) => `${api.api} ${SHORT_POLICY[api.mutations]}`).join('; ')}; never retry one the user declined.`;
+      : ` Mutations: ${apis.map((api) => `${api.name} ${SHORT_POLICY[api.mutations]}`).join('; ')}; never retry one the user declined.`;
   return {
     graphql_query:
       `Run a GraphQL query against ${target} (or the endpoint given); returns the GraphQL response.` +

@@ -9,8 +9,8 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Config, MutationPolicy } from '../config.js';
-import type { Era } from '../diagnostics.js';
+import type { MutationPolicy, ServerConfig } from '../config/types.js';
+import type { Era } from './diagnostics.js';
 import { principalOf } from '../auth/principal.js';
 import { cancelled, ToolError } from '../errors.js';
 
@@ -60,7 +60,7 @@ export class Confirmer {
   constructor(
     private readonly server: McpServer,
     private readonly era: Era,
-    private readonly config: Config,
+    private readonly config: ServerConfig,
   ) {}
 
   /** The decision on `mutation` for the call whose context is `ctx`. */
@@ -197,7 +197,7 @@ function bindingOf(ctx: ServerContext, mutation: PendingMutation): string {
 const processKey = randomBytes(32);
 const codecs = new Map<string, RequestStateCodec<StatePayload>>();
 
-function codecOf(config: Config): RequestStateCodec<StatePayload> {
+function codecOf(config: ServerConfig): RequestStateCodec<StatePayload> {
   const key = config.http.stateKey;
   const id = `${key ?? ''}\n${config.confirmTimeout}`;
   let codec = codecs.get(id);

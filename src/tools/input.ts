@@ -1,10 +1,9 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import * as z from './zod.js';
-import type { Config } from '../config.js';
+import { ordinal } from '../common/text.js';
 import { ToolError } from '../errors.js';
-import { EndpointError, parseEndpoint } from '../http/endpoint.js';
-import { HeaderError, HeaderSet, isHeaderName, ordinal } from '../http/headers.js';
-import { apiFor } from '../security.js';
+import { isHeaderName } from '../http/headers.js';
+import type { Api } from '../server/api.js';
 
 /**
  * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts
@@ -103,9 +102,9 @@ function describePath(path: readonly PropertyKey[], given: Record<string, unknow
  * `schema` with an `api` input (which of the server's APIs a call is for, the first by default) when there are
  * several APIs. Made once per schema and set of names: remote mode registers the tools on a server per request.
  */
-export function withApiInput<S extends z.ZodObject>(schema: S, apis: readonly Config[]): S {
+export function withApiInput<S extends z.ZodObject>(schema: S, apis: readonly Api[]): S {
   if (apis.length === 1) return schema;
-  const names = apis.map((api) => api.api);
+  const names = apis.map((api) => api.config.name);
   const key = names.join('\n');
   let byNames = apiSchemas.get(schema);
   if (byNames === undefined) apiSchemas.set(schema, (byNames = new Map()));
@@ -121,24 +120,6 @@ export function withApiInput<S extends z.ZodObject>(schema: S, apis: readonly Co
   return extended as S;
 }
 const apiSchemas = new WeakMap<z.ZodObject, Map<string, z.ZodObject>>();
-
-/**
- * Where a call goes, from its checked inputs: the API it names (else the one that trusts its endpoint, else the
- * first), the endpoint (its own, else the API's), and its own headers. The headers are read from the raw
- * arguments: the validator's copy silently drops a "__proto__" key, and they go to the endpoint as given.
- */
-export function callTarget(
-  apis: readonly Config[],
-  input: { readonly api?: string; readonly endpoint?: string; readonly headers?: unknown },
-  raw: Record<string, unknown>,
-): { config: Config; endpoint: URL; headers: HeaderSet } {
-  const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
-  const config = apiFor(apis, input.api, given);
-  const headers = readHeaders(
-    input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>),
-  );
-  return { config, endpoint: given ?? config.endpoint, headers };
-}
 
 /** `endpoint`: an http(s) URL without user-info. */
 export const endpointInput = z
@@ -158,23 +139,3 @@ export const headersInput = z
   .describe(
     'HTTP headers for this call, e.g. {"Authorization": "Bearer …"}; they replace startup headers of the same name',
   );
-
-/** The endpoint input, checked: INVALID_INPUT saying what is wrong (never its user-info or query). */
-function readEndpoint(given: string): URL {
-  try {
-    return parseEndpoint(given);
-  } catch (error) {
-    if (error instanceof EndpointError) throw new ToolError('INVALID_INPUT', `endpoint ${error.message}`);
-    throw error;
-  }
-}
-
-/** The call's headers as a HeaderSet, or INVALID_INPUT naming the bad header (never its value). */
-function readHeaders(given: Record<string, unknown> | undefined): HeaderSet {
-  try {
-    return HeaderSet.of(given ?? {});
-  } catch (error) {
-    if (error instanceof HeaderError) throw new ToolError('INVALID_INPUT', `headers: ${error.message}`);
-    throw error;
-  }
-}

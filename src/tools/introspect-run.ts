@@ -1,15 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Config } from '../config.js';
+import type { ApiConfig } from '../config/types.js';
 import { ToolError } from '../errors.js';
 import { answerSchemaQuestion, prepareSearchSoon } from '../schema-answers/answer.js';
 import { searchTerms } from '../graphql/schema-search.js';
 import { clampText } from '../schema-answers/text-budget.js';
 import { denserBudget } from '../graphql/token-estimate.js';
-import type { HeaderSet } from '../http/headers.js';
 import { redactionNote } from '../redaction/redactor.js';
-import { headersFor } from '../security.js';
 import type { Call } from './call.js';
 import { loadSchema, sharedSchemaCache } from './schema-source.js';
+import { withheldNotes, type CallTarget } from './target.js';
 import { thousands } from '../thousands.js';
 
 // What graphql_introspect does once its inputs and endpoint are checked (introspect.ts): fetch the schema (or
@@ -17,9 +16,6 @@ import { thousands } from '../thousands.js';
 
 /** A call of graphql_introspect, its inputs checked. */
 export interface IntrospectInput {
-  readonly endpoint: URL;
-  /** The call's own headers; the startup headers join them where they may go (security.ts). */
-  readonly headers: HeaderSet;
   readonly includeDeprecated: boolean;
   readonly typeNames: readonly string[] | undefined;
   readonly search: string | undefined;
@@ -35,23 +31,19 @@ export function checkSearch(search: string | undefined): void {
   }
 }
 
-/** The schema, or the part of it asked for, within the budget. */
+/** The schema at the call's target, or the part of it asked for, within the budget. */
 export async function introspect(
-  config: Config,
+  target: CallTarget,
   input: IntrospectInput,
   call: Call,
   signal: AbortSignal | undefined,
 ): Promise<CallToolResult> {
-  const { endpoint, includeDeprecated } = input;
-  const request = headersFor(config, endpoint, input.headers);
-  call.notes = fitNotes(request.notes, config.maxSchemaChars);
+  const { includeDeprecated } = input;
+  const { config } = target.api;
+  call.notes = fitNotes(withheldNotes(target), config.maxSchemaChars);
 
   // One fetch per endpoint and credentials while it is fresh, shared by concurrent calls.
-  const { schema, key } = await loadSchema(
-    config,
-    { endpoint, headers: request.headers, redact: (text) => call.hide.text(text) },
-    signal,
-  );
+  const { schema, key } = await loadSchema(target, (text) => call.hide.text(text), signal);
   let view;
   try {
     view = await schema.view(includeDeprecated);
@@ -84,7 +76,7 @@ export async function introspect(
 }
 
 /** An error's message cut to what the budget leaves beside the call's notes. */
-export function fitError(config: Config, call: Call, message: string, code: string): string {
+export function fitError(config: ApiConfig, call: Call, message: string, code: string): string {
   return clampText(message, textBudget(config.maxSchemaChars, call.notes) - code.length - 2);
 }
 

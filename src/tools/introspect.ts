@@ -1,14 +1,13 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import type { Config } from '../config.js';
-import type { Diagnostics } from '../diagnostics.js';
-import { assertEndpointAllowed } from '../security.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
-import { advertised, callTarget, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
+import type { ToolContext } from './context.js';
+import { advertised, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
+import { callTarget } from './target.js';
 import * as z from './zod.js';
 
-// graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and the
-// endpoint and then hands the call on to introspect-run.ts, loaded (with graphql-js) on the first call.
+// graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and works
+// out the call's target, then hands the call on to introspect-run.ts, loaded (with graphql-js) on the first call.
 
 /** Most entries of typeNames in one call. */
 export const MAX_TYPE_NAMES = 500;
@@ -52,11 +51,8 @@ export const inputSchema = z.strictObject({
 });
 
 /** Registers graphql_introspect: an API's schema as SDL, whole or in parts; returns what removes it again. */
-export function registerGraphQLIntrospect(
-  server: McpServer,
-  apis: readonly Config[],
-  diagnostics: Diagnostics,
-): () => void {
+export function registerGraphQLIntrospect(server: McpServer, tools: ToolContext): () => void {
+  const { apis, diagnostics } = tools;
   const tool = server.registerTool(
     'graphql_introspect',
     {
@@ -66,7 +62,7 @@ export function registerGraphQLIntrospect(
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     diagnostics.reported('graphql_introspect', (args, context) =>
-      runIntrospect(apis, args, context.mcpReq.signal),
+      runIntrospect(tools, args, context.mcpReq.signal),
     ),
   );
   return () => tool.remove();
@@ -74,14 +70,15 @@ export function registerGraphQLIntrospect(
 
 /** Runs one call; every failure is an error result whose text starts with its code. */
 export async function runIntrospect(
-  apis: readonly Config[],
+  tools: Pick<ToolContext, 'apis' | 'secrets'>,
   args: unknown,
   signal?: AbortSignal,
 ): Promise<CallToolResult> {
+  const { apis } = tools;
   const raw = (args ?? {}) as Record<string, unknown>;
-  const call = new Call(apis[0]!);
+  const call = new Call(tools.secrets);
   // The API whose budget an error obeys: the call's, once its inputs are read.
-  let config = apis[0]!;
+  let config = apis[0]!.config;
   const run = await import('./introspect-run.js');
   return guarded(
     call,
@@ -91,15 +88,11 @@ export async function runIntrospect(
       };
       run.checkSearch(input.search);
       const target = callTarget(apis, input, raw);
-      config = target.config;
-      const { endpoint, headers } = target;
-      call.sends(headers, endpoint);
-      assertEndpointAllowed(config, endpoint);
+      config = target.api.config;
+      call.sends(target);
       return run.introspect(
-        config,
+        target,
         {
-          endpoint,
-          headers,
           includeDeprecated: input.includeDeprecated ?? false,
           typeNames: input.typeNames,
           search: input.search,

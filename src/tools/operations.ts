@@ -1,9 +1,8 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
-import type { Config } from '../config.js';
-import type { Diagnostics } from '../diagnostics.js';
 import type { OperationSet, OperationTool } from '../operations/load.js';
+import type { Api } from '../server/api.js';
 import { Call, guarded } from './call.js';
-import type { Confirmer } from './confirmation.js';
+import type { ToolContext } from './context.js';
 import { advertisedJson } from './input.js';
 import { outputSchema } from './query.js';
 
@@ -17,9 +16,8 @@ export class OperationTools {
 
   constructor(
     private readonly server: McpServer,
-    private readonly config: Config,
-    private readonly diagnostics: Diagnostics,
-    private readonly confirmer: Confirmer,
+    private readonly api: Api,
+    private readonly tools: ToolContext,
     private readonly allowed: (name: string) => boolean = () => true,
     /** Put before each tool's name when several APIs are served (`github_`). */
     private readonly prefix = '',
@@ -38,7 +36,7 @@ export class OperationTools {
     for (const tool of tools) {
       const name = this.prefix + tool.name;
       // With several APIs, the description says which one the tool calls.
-      const api = this.prefix === '' ? '' : ` (API ${this.config.api})`;
+      const api = this.prefix === '' ? '' : ` (API ${this.api.config.name})`;
       const definition = {
         title: name,
         description: `${tool.description}${api}`,
@@ -49,7 +47,7 @@ export class OperationTools {
             ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true }
             : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
       };
-      const callback = this.diagnostics.reported(name, (args: unknown, context) =>
+      const callback = this.tools.diagnostics.reported(name, (args: unknown, context) =>
         this.#run(set!, tool, (args ?? {}) as Record<string, unknown>, context),
       );
       const known = this.#handles.get(name);
@@ -65,12 +63,12 @@ export class OperationTools {
   }
 
   async #run(set: OperationSet, tool: OperationTool, args: Record<string, unknown>, context: ServerContext) {
-    const call = new Call(this.config);
+    const call = new Call(this.tools.secrets);
     return guarded(call, async () => {
       const variables = set.variablesOf(tool, args);
       const { runOperation } = await import('./query-run.js');
-      return runOperation(this.config, tool, variables, call, context.mcpReq.signal, (mutation) =>
-        this.confirmer.decide(context, mutation),
+      return runOperation(this.api, tool, variables, call, context.mcpReq.signal, (mutation) =>
+        this.tools.confirmer.decide(context, mutation),
       );
     });
   }

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Config } from '../config.js';
+import type { ApiConfig } from '../config/types.js';
 import { fitResponse, shapeNote } from '../graphql/result-shape.js';
 import { redactionNote, type Redactor } from '../redaction/redactor.js';
 import { boundedNote, notesRoom, withNotes } from './notes.js';
@@ -11,7 +11,7 @@ import { boundedNote, notesRoom, withNotes } from './notes.js';
  * hints, values redacted) is a text of its own and sits in the response's extensions too (see notes.ts).
  */
 export async function graphqlResult(
-  config: Config,
+  config: ApiConfig,
   response: Record<string, unknown>,
   withheld: readonly string[],
   redactor: Redactor,

@@ -1,6 +1,6 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { DEFAULT_API, type Config } from '../config.js';
+import { DEFAULT_API } from '../config/types.js';
 import { cancelled, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { mutationQuestion, UnconfirmableMutation } from '../graphql/mutation-question.js';
@@ -13,35 +13,32 @@ import {
 import { errorCodes, errorMessages, isAuthFailure } from '../graphql/schema.js';
 import { hintsForMessages, validateDocument } from '../graphql/validate.js';
 import { describeEndpoint } from '../http/endpoint.js';
-import { HeaderSet } from '../http/headers.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import type { FixedOperation } from '../operations/load.js';
-import { Redactor } from '../redaction/redactor.js';
-import { credentialAdvice, headersFor, redirectCheck } from '../security.js';
+import { operatorRedactor } from '../redaction/redactor.js';
+import type { Api } from '../server/api.js';
 import { jsonLengthAtLeast, letInputIn } from '../time-slice.js';
 import type { Call } from './call.js';
 import type { Confirm } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
 import { knownSchema, loadSchema, withAdvice } from './schema-source.js';
+import { credentialAdvice, redirectRule, targetOf, withheldNotes, type CallTarget } from './target.js';
 
-// The pipeline of graphql_query (docs/contract.md), after its inputs and endpoint are checked (query.ts):
-// each step throws a ToolError that ends the call, or passes the call on. Operation tools join it at step 7.
+// The pipeline of graphql_query (docs/contract.md), after its inputs and its target are known (query.ts): each
+// step throws a ToolError that ends the call, or passes the call on. Operation tools join it at step 7.
 
 /** A call of graphql_query, its inputs checked (step 1 of the pipeline). */
 export interface QueryInput {
   readonly query: string;
   readonly variables: Record<string, unknown> | undefined;
   readonly operationName: string | undefined;
-  readonly endpoint: URL;
-  /** The call's own headers; the startup headers join them where they may go (security.ts). */
-  readonly headers: HeaderSet;
   readonly timeout: number | undefined;
   readonly allowMutations: boolean;
 }
 
-/** Steps 3 to 10 of a graphql_query call. */
+/** Steps 3 to 10 of a graphql_query call to `target`. */
 export async function runPipeline(
-  config: Config,
+  target: CallTarget,
   input: QueryInput,
   call: Call,
   signal: AbortSignal | undefined,
@@ -59,13 +56,14 @@ export async function runPipeline(
 
   // 6. Mutations: any mutation in the document, run or not, needs both permissions.
   const mutates = containsMutation(document);
+  const { config } = target.api;
   if (mutates) {
     if (config.readOnly) {
       throw new ToolError(
         'MUTATION_NOT_ALLOWED',
-        config.api === DEFAULT_API
+        config.name === DEFAULT_API
           ? 'this server was started with --readOnly, so it refuses every mutation'
-          : `the API ${config.api} refuses every mutation (its mutations option is deny)`,
+          : `the API ${config.name} refuses every mutation (its mutations option is deny)`,
       );
     }
     if (!input.allowMutations) {
@@ -77,11 +75,9 @@ export async function runPipeline(
     }
   }
   return execute(
-    config,
     {
       tool: 'graphql_query',
-      endpoint: input.endpoint,
-      callHeaders: input.headers,
+      target,
       document,
       operation,
       operationName: input.operationName,
@@ -100,7 +96,7 @@ export async function runPipeline(
  * on, against the default endpoint, with the variables the tool's inputs gave.
  */
 export async function runOperation(
-  config: Config,
+  api: Api,
   operation: FixedOperation,
   variables: Record<string, unknown>,
   call: Call,
@@ -109,11 +105,9 @@ export async function runOperation(
 ): Promise<CallToolResult | InputRequiredResult> {
   const mutates = operation.operation.operation === 'mutation';
   return execute(
-    config,
     {
       tool: operation.name,
-      endpoint: config.endpoint,
-      callHeaders: new HeaderSet(),
+      target: targetOf(api, api.config.endpoint),
       document: operation.document,
       operation: operation.operation,
       operationName: operation.operation.name?.value,
@@ -132,8 +126,7 @@ export async function runOperation(
 interface Plan {
   /** The tool called, which the user's answer is bound to. */
   readonly tool: string;
-  readonly endpoint: URL;
-  readonly callHeaders: HeaderSet;
+  readonly target: CallTarget;
   readonly document: AnalysedDocument;
   readonly operation: OperationDefinitionNode;
   readonly operationName: string | undefined;
@@ -146,12 +139,13 @@ interface Plan {
 
 /** Steps 7 to 10: complexity, validation against a known schema, the user's word, the request and its result. */
 async function execute(
-  config: Config,
   plan: Plan,
   call: Call,
   signal: AbortSignal | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const { endpoint, document, operation, operationName, variables } = plan;
+  const { target, document, operation, operationName, variables } = plan;
+  const { endpoint } = target;
+  const { config } = target.api;
   // 7. Complexity.
   if (config.maxComplexity > 0) {
     const complexity = measureComplexity(document, operation, config.maxComplexity);
@@ -163,11 +157,10 @@ async function execute(
     }
   }
 
-  const request = headersFor(config, endpoint, plan.callHeaders);
-  call.notes = request.notes;
+  call.notes = withheldNotes(target);
 
   // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
-  const schema = await schemaToValidate(config, endpoint, request.headers, call, signal);
+  const schema = await schemaToValidate(target, call, signal);
   if (schema !== undefined) {
     const problems = validateDocument(schema, document, operation, variables);
     if (problems.length > 0) {
@@ -182,15 +175,15 @@ async function execute(
   // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
   if (plan.confirm !== undefined) {
     const decision = await plan.confirm({
-      question: question(config, plan),
+      question: question(plan, call),
       call: [
         plan.tool,
-        config.api,
+        config.name,
         endpoint.href,
         document.text,
         operationName ?? null,
         variables ?? null,
-        plan.callHeaders.entries(),
+        target.own.entries(),
       ],
       policy: config.mutations,
     });
@@ -208,19 +201,19 @@ async function execute(
   if (large) await letInputIn();
   const { status, result } = await postGraphQL({
     endpoint,
-    headers: request.headers,
+    headers: target.headers,
     body,
     timeoutMs: plan.timeout ?? config.timeout,
     maxBytes: config.maxResponseBytes,
     signal,
     retryable: !plan.mutates,
-    checkHop: redirectCheck(config, endpoint),
+    checkHop: redirectRule(target),
     redact: (text) => call.hide.text(text),
   }).catch((error: unknown) => {
-    throw error instanceof ToolError ? withAdvice(error, config, endpoint, request.headers) : error;
+    throw error instanceof ToolError ? withAdvice(error, target) : error;
   });
   return graphqlResult(config, result, call.notes, call.hide, () =>
-    failureHints(config, status, result, schema, endpoint, request.headers),
+    failureHints(target, status, result, schema),
   );
 }
 
@@ -229,16 +222,17 @@ async function execute(
  * configured headers and URLs) masked, never by a value the model chose in this call; refused when it cannot be
  * shown whole.
  */
-function question(config: Config, plan: Plan): string {
-  const operatorSecrets = Redactor.of(config.secretHeaders, config.secretUrls);
+function question(plan: Plan, call: Call): string {
+  const { target } = plan;
+  const operatorSecrets = operatorRedactor(call.secrets);
   try {
     return mutationQuestion({
-      endpoint: describeEndpoint(plan.endpoint),
-      api: config.api === DEFAULT_API ? undefined : config.api,
+      endpoint: describeEndpoint(target.endpoint),
+      api: target.api.config.name === DEFAULT_API ? undefined : target.api.config.name,
       document: plan.document,
       operation: plan.operation,
       variables: plan.variables,
-      callHeaders: plan.callHeaders.names(),
+      callHeaders: target.own.names(),
       hide: (text) => operatorSecrets.text(text),
     });
   } catch (error) {
@@ -270,19 +264,16 @@ function serialise(body: Record<string, unknown>): string {
  * it cannot be had (the call then goes on: the endpoint judges).
  */
 async function schemaToValidate(
-  config: Config,
-  endpoint: URL,
-  headers: HeaderSet,
+  target: CallTarget,
   call: Call,
   signal: AbortSignal | undefined,
 ): Promise<GraphQLSchema | undefined> {
+  const { config } = target.api;
   if (config.validate === 'off') return undefined;
-  let known = knownSchema(config, endpoint, headers);
+  let known = knownSchema(target);
   if (known === undefined && config.validate === 'always') {
     try {
-      known = (
-        await loadSchema(config, { endpoint, headers, redact: (text) => call.hide.text(text) }, signal)
-      ).schema;
+      known = (await loadSchema(target, (text) => call.hide.text(text), signal)).schema;
     } catch (error) {
       if (signal?.aborted) throw cancelled();
       if (!(error instanceof ToolError)) throw error;
@@ -301,12 +292,10 @@ async function schemaToValidate(
  * schema is known), and what to do about a refusal of credentials.
  */
 function failureHints(
-  config: Config,
+  target: CallTarget,
   status: number,
   result: Record<string, unknown>,
   schema: GraphQLSchema | undefined,
-  endpoint: URL,
-  headers: HeaderSet,
 ): string[] {
   const texts: string[] = [];
   if (schema !== undefined) {
@@ -314,9 +303,7 @@ function failureHints(
     if (hints.length > 0) texts.push(`Hint from the schema: ${hints.join(' ')}`);
   }
   if (isAuthFailure(status, errorCodes(result))) {
-    texts.push(
-      `Hint: the endpoint refused the credentials (HTTP ${status}). ${credentialAdvice(config, endpoint, headers)}.`,
-    );
+    texts.push(`Hint: the endpoint refused the credentials (HTTP ${status}). ${credentialAdvice(target)}.`);
   }
   return texts;
 }

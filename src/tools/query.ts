@@ -1,21 +1,21 @@
 import type { CallToolResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
-import { MAX_TIMEOUT_MS, type Config } from '../config.js';
-import type { Diagnostics } from '../diagnostics.js';
+import { MAX_TIMEOUT_MS } from '../config/parsers.js';
 import { ToolError } from '../errors.js';
-import { assertEndpointAllowed } from '../security.js';
+import type { Api } from '../server/api.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
-import type { Confirm, Confirmer } from './confirmation.js';
-import type { QueryInput } from './query-run.js';
+import type { Confirm } from './confirmation.js';
+import type { ToolContext } from './context.js';
 import {
   advertised,
   advertisedJson,
-  callTarget,
   endpointInput,
   headersInput,
   parseInput,
   withApiInput,
 } from './input.js';
+import type { QueryInput } from './query-run.js';
+import { callTarget, type CallTarget } from './target.js';
 import * as z from './zod.js';
 
 // graphql_query: its inputs, description and annotations, and its handler, which checks the inputs and the
@@ -57,9 +57,9 @@ export const inputSchema = z.strictObject({
  * The inputs as advertised: without allowMutations where every API refuses mutations, so that the model is
  * not offered a switch that cannot work (one that sends it all the same is told MUTATION_NOT_ALLOWED).
  */
-function advertisedSchemaOf(apis: readonly Config[]): z.ZodObject {
+function advertisedSchemaOf(apis: readonly Api[]): z.ZodObject {
   const schema = withApiInput(inputSchema, apis) as z.ZodObject;
-  if (!apis.every((api) => api.readOnly)) return schema;
+  if (!apis.every((api) => api.config.readOnly)) return schema;
   let readOnly = readOnlySchemas.get(schema);
   if (readOnly === undefined) {
     readOnly = (schema as typeof inputSchema).omit({ allowMutations: true }) as unknown as z.ZodObject;
@@ -86,14 +86,10 @@ export const outputSchema = advertisedJson({
   },
 });
 
-/** Registers graphql_query for these APIs; returns what removes it again. */
-export function registerGraphQLQuery(
-  server: McpServer,
-  apis: readonly Config[],
-  diagnostics: Diagnostics,
-  confirmer: Confirmer,
-): () => void {
-  const readOnly = apis.every((api) => api.readOnly);
+/** Registers graphql_query for the server's APIs; returns what removes it again. */
+export function registerGraphQLQuery(server: McpServer, tools: ToolContext): () => void {
+  const { apis, diagnostics, confirmer } = tools;
+  const readOnly = apis.every((api) => api.config.readOnly);
   const tool = server.registerTool(
     'graphql_query',
     {
@@ -109,7 +105,7 @@ export function registerGraphQLQuery(
       },
     },
     diagnostics.reported('graphql_query', (args, context) =>
-      runQuery(apis, args, context.mcpReq.signal, (mutation) => confirmer.decide(context, mutation)),
+      runQuery(tools, args, context.mcpReq.signal, (mutation) => confirmer.decide(context, mutation)),
     ),
   );
   return () => tool.remove();
@@ -120,42 +116,37 @@ export function registerGraphQLQuery(
  * is put to the user through `confirm` (a 2026-07-28 client gets the question as the result, and calls again).
  */
 export async function runQuery(
-  apis: readonly Config[],
+  tools: Pick<ToolContext, 'apis' | 'secrets'>,
   args: unknown,
   signal?: AbortSignal,
   confirm?: Confirm,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const call = new Call(apis[0]!);
+  const call = new Call(tools.secrets);
   return guarded(call, async () => {
-    // 1. Inputs, and the API they are for.
-    const { config, input } = queryInput(apis, (args ?? {}) as Record<string, unknown>);
-    call.sends(input.headers, input.endpoint);
-    // 2. Endpoint.
-    assertEndpointAllowed(config, input.endpoint);
+    // 1. and 2. The inputs, and where the call goes: its API, its endpoint (allowed), the headers to send.
+    const { target, input } = queryInput(tools.apis, (args ?? {}) as Record<string, unknown>);
+    call.sends(target);
     // 3. to 10., from the first call on.
     const { runPipeline } = await import('./query-run.js');
-    return runPipeline(config, input, call, signal, confirm);
+    return runPipeline(target, input, call, signal, confirm);
   });
 }
 
-/** The inputs, checked, and the API they are for. */
+/** The inputs, checked, and the target they give. */
 function queryInput(
-  apis: readonly Config[],
+  apis: readonly Api[],
   raw: Record<string, unknown>,
-): { config: Config; input: QueryInput } {
+): { target: CallTarget; input: QueryInput } {
   const input = parseInput(withApiInput(inputSchema, apis), raw) as z.output<typeof inputSchema> & {
     api?: string;
   };
-  const { config, endpoint, headers } = callTarget(apis, input, raw);
   return {
-    config,
+    target: callTarget(apis, input, raw),
     input: {
       query: input.query,
       // Read from the raw arguments, as the headers are: the validator's copy drops a "__proto__" key.
       variables: readVariables(raw.variables),
       operationName: input.operationName,
-      endpoint,
-      headers,
       timeout: input.timeout,
       allowMutations: input.allowMutations === true,
     },

@@ -3,7 +3,7 @@
 // one per request) in one cache per TTL, found only by the endpoint and the very headers sent; an endpoint
 // that refuses introspection is remembered for a short while, so that repeated calls do not hit it again.
 import type { IntrospectionQuery } from 'graphql';
-import type { Config } from '../config.js';
+import type { ApiConfig } from '../config/types.js';
 import { ToolError } from '../errors.js';
 import {
   BASIC_INTROSPECTION_QUERY,
@@ -18,10 +18,10 @@ import {
 import { SchemaCache } from '../graphql/schema-cache.js';
 import { IntrospectedSchema } from '../graphql/schema-view.js';
 import { describeEndpoint } from '../http/endpoint.js';
-import type { HeaderSet } from '../http/headers.js';
 import { postGraphQL } from '../http/post-graphql.js';
-import { Redactor } from '../redaction/redactor.js';
-import { credentialAdvice, redirectCheck } from '../security.js';
+import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
+import type { Api } from '../server/api.js';
+import { credentialAdvice, redirectRule, targetOf, type CallTarget } from './target.js';
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
 export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
@@ -35,8 +35,8 @@ const refusals = new Map<string, { readonly error: ToolError; readonly until: nu
 /** Failures worth repeating for a while instead of asking again: introspection turned off. */
 const lasting = new WeakSet<ToolError>();
 
-/** The cache that the servers of this process with this config share. */
-export function sharedSchemaCache(config: Config): SchemaCache<IntrospectedSchema> {
+/** The cache that the servers of this process share for APIs of this --schemaTtl. */
+export function sharedSchemaCache(config: ApiConfig): SchemaCache<IntrospectedSchema> {
   let cache = processCaches.get(config.schemaTtl);
   if (cache === undefined) {
     cache = new SchemaCache({ ttlMs: config.schemaTtl * 1000 });
@@ -45,24 +45,19 @@ export function sharedSchemaCache(config: Config): SchemaCache<IntrospectedSchem
   return cache;
 }
 
-/** What fetching a schema needs to know about the call. */
-export interface SchemaRequest {
-  readonly endpoint: URL;
-  /** The headers as sent (startup headers where trusted, then the call's). */
-  readonly headers: HeaderSet;
-  readonly redact: (text: string) => string;
-}
-
-/** The endpoint's schema, from the cache or fetched (one fetch per endpoint and headers while fresh). */
+/**
+ * The schema at a call's target, from the cache or fetched (one fetch per endpoint and headers while fresh);
+ * `redact` hides the call's secrets in what a failure quotes of the endpoint's answer.
+ */
 export async function loadSchema(
-  config: Config,
-  request: SchemaRequest,
+  target: CallTarget,
+  redact: (text: string) => string,
   signal?: AbortSignal,
 ): Promise<{ schema: IntrospectedSchema; key: string }> {
-  const fromFile = fileSchema(config, request.endpoint);
+  const fromFile = fileSchema(target.api, target.endpoint);
   if (fromFile !== undefined) return { schema: fromFile, key: FILE_KEY };
-  const schemas = sharedSchemaCache(config);
-  const key = schemas.keyOf(request.endpoint, request.headers.entries());
+  const schemas = sharedSchemaCache(target.api.config);
+  const key = schemas.keyOf(target.endpoint, target.headers.entries());
   const refused = refusals.get(key);
   if (refused !== undefined) {
     if (refused.until > performance.now()) throw refused.error;
@@ -72,7 +67,7 @@ export async function loadSchema(
     key,
     async (loadSignal) => {
       try {
-        const fetched = new IntrospectedSchema(await fetchIntrospection(config, request, loadSignal));
+        const fetched = new IntrospectedSchema(await fetchIntrospection(target, redact, loadSignal));
         // A schema that cannot be read is a failure, and failures are not kept.
         await fetched.view(false);
         return fetched;
@@ -91,36 +86,31 @@ export async function loadSchema(
 }
 
 /**
- * The schema of an API's own endpoint, fetched with its startup headers, for what needs it outside a tool call
- * (checking operation files at start-up, completing a type name); a failure's message hides every credential.
+ * The schema of an API's own endpoint, fetched with its configured headers, for what needs it outside a tool
+ * call (checking operation files at start-up, completing a type name); a failure's message hides every secret.
  */
-export async function loadApiSchema(config: Config, signal?: AbortSignal): Promise<IntrospectedSchema> {
-  const hide = Redactor.of(config.secretHeaders, config.secretUrls);
+export async function loadApiSchema(
+  api: Api,
+  secrets: Secrets,
+  signal?: AbortSignal,
+): Promise<IntrospectedSchema> {
+  const hide = operatorRedactor(secrets);
   try {
-    const request = {
-      endpoint: config.endpoint,
-      headers: config.headers,
-      redact: (text: string) => hide.text(text),
-    };
-    return (await loadSchema(config, request, signal)).schema;
+    return (await loadSchema(targetOf(api, api.config.endpoint), (text) => hide.text(text), signal)).schema;
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     throw new ToolError(error.code, hide.text(error.message), { status: error.status });
   }
 }
 
-/** The schema already fetched for this endpoint and these headers, if it is fresh; never fetches. */
-export function knownSchema(
-  config: Config,
-  endpoint: URL,
-  headers: HeaderSet,
-): IntrospectedSchema | undefined {
-  const fromFile = fileSchema(config, endpoint);
+/** The schema already fetched for this target (its endpoint and headers), if it is fresh; never fetches. */
+export function knownSchema(target: CallTarget): IntrospectedSchema | undefined {
+  const fromFile = fileSchema(target.api, target.endpoint);
   if (fromFile !== undefined) return fromFile;
-  const schemas = sharedSchemaCache(config);
+  const schemas = sharedSchemaCache(target.api.config);
   // Every query asks: without a schema fetched, that costs nothing.
   if (schemas.size === 0) return undefined;
-  return schemas.peek(schemas.keyOf(endpoint, headers.entries()));
+  return schemas.peek(schemas.keyOf(target.endpoint, target.headers.entries()));
 }
 
 /** The key of the schema from --schema: no cache entry has it. */
@@ -128,39 +118,40 @@ const FILE_KEY = 'schema-file';
 const fileSchemas = new WeakMap<object, IntrospectedSchema>();
 
 /**
- * The schema given with --schema, for the default endpoint (whatever headers are sent: the operator says
+ * The schema given with --schema, for the API's own endpoint (whatever headers are sent: the operator says
  * this is its schema); prepared once per process and shared by every server.
  */
-function fileSchema(config: Config, endpoint: URL): IntrospectedSchema | undefined {
-  if (config.schema === undefined || endpoint.href !== config.endpoint.href) return undefined;
-  let schema = fileSchemas.get(config.schema);
+function fileSchema(api: Api, endpoint: URL): IntrospectedSchema | undefined {
+  if (api.schema === undefined || endpoint.href !== api.config.endpoint.href) return undefined;
+  let schema = fileSchemas.get(api.schema);
   if (schema === undefined) {
-    schema = new IntrospectedSchema(config.schema);
-    fileSchemas.set(config.schema, schema);
+    schema = new IntrospectedSchema(api.schema);
+    fileSchemas.set(api.schema, schema);
   }
   return schema;
 }
 
 /** The introspection result: the full query, or the basic one for servers that predate its fields. */
 async function fetchIntrospection(
-  config: Config,
-  { endpoint, headers, redact }: SchemaRequest,
+  target: CallTarget,
+  redact: (text: string) => string,
   signal: AbortSignal,
 ): Promise<IntrospectionQuery> {
+  const { endpoint, headers } = target;
   const introspect = (query: string) =>
     postGraphQL({
       endpoint,
       headers,
       body: JSON.stringify({ query }),
-      timeoutMs: config.timeout,
+      timeoutMs: target.api.config.timeout,
       maxBytes: MAX_INTROSPECTION_BYTES,
       signal,
       retryable: true,
-      checkHop: redirectCheck(config, endpoint),
+      checkHop: redirectRule(target),
       redact,
     }).catch((error: unknown) => {
       if (error instanceof ToolError && error.status !== undefined) {
-        throw withAdvice(error, config, endpoint, headers);
+        throw withAdvice(error, target);
       }
       throw error;
     });
@@ -172,23 +163,21 @@ async function fetchIntrospection(
   }
   const introspection = introspectionOf(answer.result);
   if (introspection !== undefined) return introspection;
-  throw introspectionFailure(config, endpoint, headers, answer);
+  throw introspectionFailure(target, answer);
 }
 
 /** INTROSPECTION_FAILED keeping the status and codes, with what to do about it. */
 function introspectionFailure(
-  config: Config,
-  endpoint: URL,
-  headers: HeaderSet,
+  target: CallTarget,
   { status, result }: { status: number; result: Record<string, unknown> },
 ): ToolError {
-  const where = describeEndpoint(endpoint);
+  const where = describeEndpoint(target.endpoint);
   const codes = errorCodes(result);
   const how = `HTTP ${status}${codes.length > 0 ? `, ${codes.join(', ')}` : ''}`;
   if (isAuthFailure(status, codes)) {
     return new ToolError(
       'INTROSPECTION_FAILED',
-      `${where} refused introspection (${how}): ${errorMessages(result)}. ${credentialAdvice(config, endpoint, headers)}`,
+      `${where} refused introspection (${how}): ${errorMessages(result)}. ${credentialAdvice(target)}`,
     );
   }
   if (introspectionDisabled(result)) {
@@ -210,9 +199,9 @@ function introspectionFailure(
 }
 
 /** An HTTP_ERROR of an auth status, with what was and was not sent. */
-export function withAdvice(error: ToolError, config: Config, endpoint: URL, headers: HeaderSet): ToolError {
+export function withAdvice(error: ToolError, target: CallTarget): ToolError {
   if (error.status !== 401 && error.status !== 403) return error;
-  return new ToolError(error.code, `${error.message}. ${credentialAdvice(config, endpoint, headers)}`, {
+  return new ToolError(error.code, `${error.message}. ${credentialAdvice(target)}`, {
     status: error.status,
   });
 }

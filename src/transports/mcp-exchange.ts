@@ -121,12 +121,13 @@ async function write(response: Response, res: ServerResponse, gone: AbortSignal)
   }
   res.writeHead(response.status, head);
   const closed = new Promise<void>((resolve) => res.once('close', resolve));
+  const reader = response.body.getReader();
   try {
-    for await (const chunk of response.body) {
-      if (gone.aborted) break;
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), closed]);
+    for (let chunk = await reader.read(); !chunk.done && !gone.aborted; chunk = await reader.read()) {
+      if (!res.write(chunk.value)) await Promise.race([once(res, 'drain'), closed]);
     }
   } finally {
+    void reader.cancel().catch(() => undefined);
     res.end();
   }
 }

@@ -420,7 +420,7 @@ async function manualClient(target: {
       ? new HttpTransportV2(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
       : new StdioTransportV2({
           command: process.execPath,
-          args: target.argv ?? stdioArgs(target.args ?? []),
+          args: target.argv !== undefined ? [...target.argv] : stdioArgs(target.args ?? []),
           env: { PATH: process.env.PATH ?? '' },
           stderr: 'ignore',
         }),

@@ -10,8 +10,12 @@
 // characters of one, in any case, across line breaks, or that many characters' worth of its base64 or
 // hex), ever.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import { serveGraphQL } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import {
   graphqlHandler,
@@ -28,7 +32,7 @@ import {
   startHttpMcp,
   type HttpMcpProcess,
 } from '../fixtures/http-mcp.ts';
-import { runCli } from '../fixtures/mcp.ts';
+import { runCli, startMcp, texts as textsOf, type McpSession } from '../fixtures/mcp.ts';
 import { classify, RawMcp, type ToolResult } from '../stress/harness.ts';
 
 // Each secret has a random-looking core, so that any 8 characters of it are distinctive.
@@ -1072,5 +1076,52 @@ describe('every byte', () => {
       assert.equal(exit.code, 0);
       assertClean(session.stderr().toString('utf8'), 'stderr after exit');
     }
+  });
+});
+
+describe("a secret in an endpoint's path, from the environment (${env:…} in a config file)", () => {
+  const KEY = 'hk-9d8c7b6a5f4e3d2c1b0a';
+  let api: Awaited<ReturnType<typeof serveGraphQL>>;
+  let dir: string;
+  let session: McpSession;
+  before(async () => {
+    const library = createLibraryApi();
+    api = await serveGraphQL(library.schema, library.rootValue);
+    dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-path-secret-'));
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ apis: { hooks: { endpoint: `${api.url}/\${env:PATHKEY}` } } }));
+    session = await startMcp([`--config=${config}`], { PATHKEY: KEY });
+  });
+  after(async () => {
+    await session?.close();
+    await api?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('goes to the endpoint, and MUST NOT appear in the tool list, the resource list, answers or stderr', async () => {
+    const tools = JSON.stringify(await session.client.listTools());
+    const resources = JSON.stringify([
+      await session.client.listResources(),
+      await session.client.listResourceTemplates(),
+      await session.client.listPrompts(),
+    ]);
+    const answer = await session.call('graphql_query', { query: '{ books(first: 1) { title } }' });
+    assert.notEqual(answer.isError, true, textsOf(answer).join('\n'));
+    assert.ok(
+      api.requests.some((request) => request.path === `/graphql/${KEY}`),
+      'the request went there',
+    );
+    const refused = await session.call('graphql_query', { query: '{ nope }' });
+    const introspected = await session.call('graphql_introspect', { typeNames: ['Nope'] });
+    for (const [what, text] of Object.entries({
+      tools,
+      resources,
+      refused: textsOf(refused).join('\n'),
+      introspected: textsOf(introspected).join('\n'),
+      stderr: session.stderr(),
+    })) {
+      assert.ok(!text.includes(KEY), `${what} holds the path's secret: ${text.slice(0, 300)}`);
+    }
+    assert.match(tools, /\/graphql\/\[redacted\]/);
   });
 });

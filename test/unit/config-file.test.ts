@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { configSchema, SCHEMA_FILE } from '../../scripts/config-schema.ts';
-import { ConfigError, parseCommand } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { ConfigError } from '../../src/config/parsers.ts';
+import { secretsOf } from '../../src/redaction/redactor.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-config-file-'));
 const root = join(import.meta.dirname, '../..');
@@ -14,7 +16,7 @@ let files = 0;
 function serve(content: unknown, env: NodeJS.ProcessEnv = {}, argv: string[] = []) {
   const path = join(dir, `config-${++files}.json`);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-  const command = parseCommand([`--config=${path}`, ...argv], env);
+  const command = loadConfig([`--config=${path}`, ...argv], env);
   assert.equal(command.kind, 'serve');
   return command;
 }
@@ -40,7 +42,7 @@ describe('a config file', () => {
       },
     });
     assert.deepEqual(
-      apis.map((api) => [api.api, api.endpoint.href, api.timeout, api.mutations, api.maxComplexity]),
+      apis.map((api) => [api.name, api.endpoint.href, api.timeout, api.mutations, api.maxComplexity]),
       [
         ['a', 'https://a.example.com/graphql', 500, 'allow', 100],
         ['b', 'https://b.example.com/graphql', 1000, 'deny', 100],
@@ -74,12 +76,10 @@ describe('a config file', () => {
         b: { endpoint: 'https://b.example.com/', headers: { 'X-B': 'secret-b-123456' } },
       },
     });
-    for (const api of apis) {
-      assert.deepEqual(
-        api.secretHeaders.flatMap((headers) => headers.values()),
-        ['secret-a-123456', 'secret-b-123456'],
-      );
-    }
+    assert.deepEqual(
+      secretsOf(apis.map((config) => ({ config }))).headers.flatMap((headers) => headers.values()),
+      ['secret-a-123456', 'secret-b-123456'],
+    );
   });
 
   test('takes lists as arrays or comma-separated strings', () => {
@@ -138,6 +138,37 @@ describe('a config file', () => {
     );
     assert.equal(apis[0]!.timeout, 30_000);
     assert.match(warnings[0]!, /GRAPHQL_TIMEOUT is ignored: with --config, API options come from/);
+  });
+});
+
+describe('a value the file takes from the environment', () => {
+  const SECRET = 'sk-live-0f1e2d3c4b5a6978';
+
+  test('MUST NOT appear in a start-up error: a bad number is shown as written, ${env:NAME}', () => {
+    const message = refusal(
+      { apis: { a: { endpoint: 'https://a.example.com/', timeout: '${env:T}' } } },
+      { T: SECRET },
+    );
+    assert.ok(!message.includes(SECRET), message);
+    assert.match(message, /apis\.a\.timeout must be a whole number .*, got "\$\{env:T\}"/);
+  });
+
+  test('MUST NOT appear in a start-up error about a path it fills in', () => {
+    const message = refusal(
+      { apis: { a: { endpoint: 'https://a.example.com/', allowedEndpoints: ['ftp://${env:T}/x'] } } },
+      { T: SECRET },
+    );
+    assert.ok(!message.includes(SECRET), message);
+  });
+
+  test("is a secret where it fills in part of an endpoint's path: the endpoint is named with it hidden", () => {
+    const { apis } = serve(
+      { apis: { a: { endpoint: 'https://hooks.example.com/graphql/${env:PATHKEY}' } } },
+      { PATHKEY: SECRET },
+    );
+    assert.equal(apis[0]!.endpoint.href, `https://hooks.example.com/graphql/${SECRET}`);
+    assert.equal(apis[0]!.endpointName, 'https://hooks.example.com/graphql/[redacted]');
+    assert.deepEqual(apis[0]!.secretParts, [SECRET]);
   });
 });
 

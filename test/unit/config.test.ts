@@ -1,22 +1,31 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, parseCommand, type Config } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { ConfigError } from '../../src/config/parsers.ts';
+import type { ApiConfig, ServerConfig } from '../../src/config/types.ts';
 
 // A value that must never appear in any message: it stands for a real token.
 const SECRET = 'Bearer sk-SECRET-8f3a9c1e-do-not-print';
 
-/** The config of a command line that is expected to start the server. */
-function serve(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
-  const command = parseCommand(argv, env);
-  assert.equal(command.kind, 'serve');
-  return command.config;
+/** The API of a command line that is expected to start the server. */
+function serve(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ApiConfig {
+  const loaded = loadConfig(argv, env);
+  assert.equal(loaded.kind, 'serve');
+  return loaded.apis[0]!;
+}
+
+/** The server's settings of a command line that is expected to start the server. */
+function settings(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ServerConfig {
+  const loaded = loadConfig(argv, env);
+  assert.equal(loaded.kind, 'serve');
+  return loaded.server;
 }
 
 /** The ConfigError that a command line gives, after the checks every such error must pass. */
 function configError(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ConfigError {
   let caught: unknown;
   try {
-    parseCommand(argv, env);
+    loadConfig(argv, env);
   } catch (error) {
     caught = error;
   }
@@ -35,7 +44,7 @@ function assertNoPartOf(secret: string, text: string): void {
   }
 }
 
-function headerEntries(config: Config): Array<[string, string]> {
+function headerEntries(config: ApiConfig): Array<[string, string]> {
   return config.headers.entries();
 }
 
@@ -638,7 +647,7 @@ describe('parseCommand --oauth* options', () => {
   });
 
   test('issuer and audience together are enough', () => {
-    const config = serve(['--transport=http', ISSUER, AUDIENCE]);
+    const config = settings(['--transport=http', ISSUER, AUDIENCE]);
     assert.equal(config.http.oauth?.audience, 'https://mcp.example.com/mcp');
   });
 });
@@ -673,33 +682,33 @@ describe('parseCommand --forwardHeaders, a header pasted with its value', () => 
   }
 
   test('still takes a rename written without spaces', () => {
-    const command = parseCommand(['--transport=http', '--forwardHeaders=X-User-Token:Authorization'], {});
+    const command = loadConfig(['--transport=http', '--forwardHeaders=X-User-Token:Authorization'], {});
     assert.equal(command.kind, 'serve');
     if (command.kind === 'serve') {
-      assert.deepEqual(command.config.http.forwardHeaders, [{ from: 'X-User-Token', to: 'Authorization' }]);
+      assert.deepEqual(command.apis[0]!.forwardHeaders, [{ from: 'X-User-Token', to: 'Authorization' }]);
     }
   });
 });
 
 describe('parseCommand help, version and bad arguments', () => {
   test('--help asks for the help', () => {
-    assert.deepEqual(parseCommand(['--help'], {}), { kind: 'help' });
+    assert.deepEqual(loadConfig(['--help'], {}), { kind: 'help' });
   });
 
   test('-h asks for the help', () => {
-    assert.deepEqual(parseCommand(['-h'], {}), { kind: 'help' });
+    assert.deepEqual(loadConfig(['-h'], {}), { kind: 'help' });
   });
 
   test('--version asks for the version', () => {
-    assert.deepEqual(parseCommand(['--version'], {}), { kind: 'version' });
+    assert.deepEqual(loadConfig(['--version'], {}), { kind: 'version' });
   });
 
   test('-v asks for the version', () => {
-    assert.deepEqual(parseCommand(['-v'], {}), { kind: 'version' });
+    assert.deepEqual(loadConfig(['-v'], {}), { kind: 'version' });
   });
 
   test('--help among other options still asks for the help', () => {
-    assert.deepEqual(parseCommand(['--timeout=1000', '--help'], {}), { kind: 'help' });
+    assert.deepEqual(loadConfig(['--timeout=1000', '--help'], {}), { kind: 'help' });
   });
 
   test('an unknown option is an error naming it', () => {
@@ -845,8 +854,8 @@ describe('parseCommand --mutations (who decides a mutation)', () => {
   });
 
   test('--confirmTimeout is a number of seconds from 1 to 3600, 300 by default', () => {
-    assert.equal(serve([]).confirmTimeout, 300);
-    assert.equal(serve(['--confirmTimeout=30']).confirmTimeout, 30);
+    assert.equal(settings([]).confirmTimeout, 300);
+    assert.equal(settings(['--confirmTimeout=30']).confirmTimeout, 30);
     assert.match(
       configError(['--confirmTimeout=0']).message,
       /--confirmTimeout must be a whole number from 1 to 3600/,
@@ -858,8 +867,8 @@ describe('parseCommand --stateKey', () => {
   const KEY = 'k'.repeat(40);
 
   test('is read in remote mode, from the argument or GRAPHQL_MCP_STATE_KEY', () => {
-    assert.equal(serve(['--transport=http', `--stateKey=${KEY}`]).http.stateKey, KEY);
-    assert.equal(serve(['--transport=http'], { GRAPHQL_MCP_STATE_KEY: KEY }).http.stateKey, KEY);
+    assert.equal(settings(['--transport=http', `--stateKey=${KEY}`]).http.stateKey, KEY);
+    assert.equal(settings(['--transport=http'], { GRAPHQL_MCP_STATE_KEY: KEY }).http.stateKey, KEY);
   });
 
   test('MUST be at least 32 characters, and the message MUST NOT quote it', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, parseCommand } from '../../src/config.ts';
-import { COMMANDS, declaration, OPTION_NAMES, usage, type OptionName } from '../../src/options.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { COMMANDS, declaration, OPTION_NAMES, usage, type OptionName } from '../../src/config/options.ts';
+import { ConfigError } from '../../src/config/parsers.ts';
 import { optionsDocs } from '../../scripts/options-docs.ts';
 
 const SECRET = 'sk-live SECRET-8f3a9c1e';
@@ -20,14 +21,16 @@ function messageOf(run: () => unknown): string {
 describe('the option declarations', () => {
   test("the docs' options tables are the declaration's (when this fails: npm run docs:options)", () => {
     for (const { path, text, updated } of optionsDocs()) {
-      assert.equal(updated, text, `${path} and src/options.ts disagree: run npm run docs:options`);
+      assert.equal(updated, text, `${path} and src/config/options.ts disagree: run npm run docs:options`);
     }
   });
 
   test('every default is a value its own parser accepts', () => {
     for (const name of OPTION_NAMES) {
       const { default: fallback, parse } = declaration(name);
-      if (fallback !== undefined) assert.doesNotThrow(() => parse(fallback, `--${name}`), name);
+      if (fallback !== undefined) {
+        assert.doesNotThrow(() => parse({ value: fallback, source: `--${name}`, argument: false }), name);
+      }
     }
   });
 
@@ -64,7 +67,7 @@ describe('the option declarations', () => {
       for (const value of bad) {
         let message: string;
         try {
-          declaration(name).parse(value, `--${name}`);
+          declaration(name).parse({ value, source: `--${name}`, argument: true });
           continue;
         } catch (error) {
           message = (error as Error).message;
@@ -107,7 +110,7 @@ describe('remote-only options in stdio mode', () => {
             }
           : {};
       assert.equal(
-        messageOf(() => parseCommand([`--${name}=${value}`], env)),
+        messageOf(() => loadConfig([`--${name}=${value}`], env)),
         `--${name} applies only with --transport=http`,
       );
     });
@@ -116,31 +119,31 @@ describe('remote-only options in stdio mode', () => {
 
 describe('the forms parseArgs reads that the command line does not take', () => {
   test('-t=5000 sets the timeout, as --timeout=5000 does', () => {
-    const command = parseCommand(['-t=5000'], {});
-    assert.equal(command.kind === 'serve' && command.config.timeout, 5000);
+    const command = loadConfig(['-t=5000'], {});
+    assert.equal(command.kind === 'serve' && command.apis[0]!.timeout, 5000);
   });
 
   test('a short option with its value attached is an unknown option, located and not quoted', () => {
     assert.equal(
-      messageOf(() => parseCommand(['--readOnly', '-ehttps://api.example.com/graphql'], {})),
+      messageOf(() => loadConfig(['--readOnly', '-ehttps://api.example.com/graphql'], {})),
       'unknown option at position 2 (not shown: it does not look like an option name); see --help',
     );
   });
 
   test('short options run together are an unknown option', () => {
     assert.equal(
-      messageOf(() => parseCommand(['-hm'], {})),
+      messageOf(() => loadConfig(['-hm'], {})),
       'unknown option -hm; see --help',
     );
   });
 
   test('arguments after "-h=…" are still read, each at its own position', () => {
     assert.equal(
-      messageOf(() => parseCommand(['-h=1', '--bogus'], {})),
+      messageOf(() => loadConfig(['-h=1', '--bogus'], {})),
       'unknown option --bogus; see --help',
     );
     assert.match(
-      messageOf(() => parseCommand(['-v=1', '--timeout=5', 'stray'], {})),
+      messageOf(() => loadConfig(['-v=1', '--timeout=5', 'stray'], {})),
       /^unexpected argument at position 3: /,
     );
   });

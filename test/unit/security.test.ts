@@ -1,19 +1,34 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseCommand, type Config } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import type { ApiConfig } from '../../src/config/types.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
 import { ambiguousPath } from '../../src/http/endpoint.ts';
-import { headersFor, isEndpointAllowed, isTrusted, redirectCheck } from '../../src/security.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
+import { isEndpointAllowed, isTrusted } from '../../src/tools/security.ts';
+import { redirectRule, targetOf, withheldNotes } from '../../src/tools/target.ts';
 import { hostProblem } from '../../src/transports/host-check.ts';
 
 const TOKEN = 'Bearer sk-live-7c1d9e0f-SECRET';
 const API_KEY = 'key-4b2a-SECRET-value';
 
+type Config = ApiConfig;
+
 function config(...argv: string[]): Config {
-  const command = parseCommand(argv, {});
-  assert.equal(command.kind, 'serve');
-  return command.config;
+  const loaded = loadConfig(argv, {});
+  assert.equal(loaded.kind, 'serve');
+  return loaded.apis[0]!;
+}
+
+/** The headers a call to `endpoint` with `own` headers sends, and the notes its result carries. */
+function headersFor(cfg: Config, endpoint: URL, own: HeaderSet): { headers: HeaderSet; notes: string[] } {
+  const target = targetOf({ config: cfg }, endpoint, own);
+  return { headers: target.headers, notes: withheldNotes(target) };
+}
+
+/** The redirect rule of a call to `endpoint`. */
+function redirectCheck(cfg: Config, endpoint: URL): (hop: URL) => string | undefined {
+  return redirectRule(targetOf({ config: cfg }, endpoint));
 }
 
 /** Throws (failing the test) on a header the set refuses. */

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { watchPaths, type WatchOptions } from '../../src/operations/watch.ts';
+import { watchPaths, type WatchOptions } from '../../src/startup/watch.ts';
 
 let work: string;
 before(() => {

@@ -1,15 +1,17 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import type { BuiltInTool, Config } from './config.js';
-import { Diagnostics, type Era } from './diagnostics.js';
+import type { ApiConfig, BuiltInTool, ServerConfig } from '../config/types.js';
+import { Live } from '../live.js';
+import type { PromptDefinition } from '../prompts/prompt.js';
+import { secretsOf } from '../redaction/redactor.js';
+import { Confirmer } from '../tools/confirmation.js';
+import type { ToolContext } from '../tools/context.js';
+import { Diagnostics, type Era } from '../tools/diagnostics.js';
+import { registerGraphQLIntrospect } from '../tools/introspect.js';
+import { OperationTools } from '../tools/operations.js';
+import { registerGraphQLQuery } from '../tools/query.js';
+import { VERSION } from '../version.js';
+import { followOperations, toolPrefix, type Api } from './api.js';
 import { featureCapabilities, featuresOf, registerFeatures } from './features.js';
-import { Live } from './live.js';
-import { followOperations, toolPrefix, type ServedApi } from './api.js';
-import type { PromptDefinition } from './prompts/prompt.js';
-import { Confirmer } from './tools/confirmation.js';
-import { registerGraphQLIntrospect } from './tools/introspect.js';
-import { OperationTools } from './tools/operations.js';
-import { registerGraphQLQuery } from './tools/query.js';
-import { VERSION } from './version.js';
 
 const INSTRUCTIONS =
   'Tools for a GraphQL API. Learn the schema with graphql_introspect, then run queries with graphql_query. ' +
@@ -31,12 +33,15 @@ function listCache(perUser: boolean, watched: boolean, apisWatched: boolean) {
   return watched ? fixed : { ...fixed, 'tools/list': hint, 'resources/list': hint, 'server/discover': hint };
 }
 
-/** How long a resource's text may be kept: a schema's for --schemaTtl, an operation's like the lists. */
-function readCache(config: Config, watched: boolean) {
+/**
+ * How long a resource's text may be kept: a schema's for --schemaTtl (the shortest of the APIs'), an operation's
+ * like the lists.
+ */
+function readCache(apis: readonly ApiConfig[], watched: boolean) {
   // Forwarded headers make the schema the request's user's own.
-  const cacheScope = config.http.forwardHeaders.length > 0 ? 'private' : 'public';
+  const cacheScope = apis.some((api) => api.forwardHeaders.length > 0) ? 'private' : 'public';
   return {
-    schema: { ttlMs: config.schemaTtl * 1000, cacheScope },
+    schema: { ttlMs: Math.min(...apis.map((api) => api.schemaTtl)) * 1000, cacheScope },
     operations: watched ? { ...LIST_CACHE, ttlMs: 0 } : LIST_CACHE,
   } as const;
 }
@@ -60,14 +65,14 @@ export interface ServerOptions {
  * request.
  */
 export function createServer(
-  apis: Live<readonly ServedApi[]> | readonly ServedApi[],
+  apis: Live<readonly Api[]> | readonly Api[],
+  settings: ServerConfig,
   options: ServerOptions = {},
 ): McpServer {
   const live = apis instanceof Live ? apis : new Live(apis, false);
-  const first = live.current[0]!.config;
   const allowed = options.allowTool ?? (() => true);
   const watched = live.watched || live.current.some((api) => api.operations?.watched === true);
-  const features = featuresOf(offersOf(first, allowed), live.current, options.prompts ?? []);
+  const features = featuresOf(offersOf(settings, allowed), live.current, options.prompts ?? []);
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
     {
@@ -89,8 +94,8 @@ export function createServer(
   );
   const era = options.era ?? 'legacy';
   const diagnostics = new Diagnostics(server, era, options.log);
-  const confirmer = new Confirmer(server, era, first);
-  const context = { diagnostics, confirmer, allowed, options, watched };
+  const confirmer = new Confirmer(server, era, settings);
+  const context = { settings, diagnostics, confirmer, allowed, options, watched };
   let dispose = register(server, live.current, context, features);
   if (live.watched) {
     const unsubscribe = live.subscribe((next) => {
@@ -107,11 +112,12 @@ export function createServer(
   return server;
 }
 
-function offersOf(config: Config, allowed: (name: string) => boolean) {
-  return (tool: BuiltInTool) => config.tools.includes(tool) && allowed(tool);
+function offersOf(settings: ServerConfig, allowed: (name: string) => boolean) {
+  return (tool: BuiltInTool) => settings.tools.includes(tool) && allowed(tool);
 }
 
 interface Registration {
+  readonly settings: ServerConfig;
   readonly diagnostics: Diagnostics;
   readonly confirmer: Confirmer;
   readonly allowed: (name: string) => boolean;
@@ -125,24 +131,26 @@ interface Registration {
  */
 function register(
   server: McpServer,
-  apis: readonly ServedApi[],
+  apis: readonly Api[],
   context: Registration,
-  features = featuresOf(offersOf(apis[0]!.config, context.allowed), apis, context.options.prompts ?? []),
+  features = featuresOf(offersOf(context.settings, context.allowed), apis, context.options.prompts ?? []),
 ): () => void {
   const { diagnostics, confirmer, allowed } = context;
-  const configs = apis.map((api) => api.config);
-  const first = configs[0]!;
-  const offers = offersOf(first, allowed);
+  const tools: ToolContext = { apis, secrets: secretsOf(apis), diagnostics, confirmer };
+  const offers = offersOf(context.settings, allowed);
   const removals: Array<() => void> = [];
-  if (offers('graphql_query')) removals.push(registerGraphQLQuery(server, configs, diagnostics, confirmer));
-  if (offers('graphql_introspect')) removals.push(registerGraphQLIntrospect(server, configs, diagnostics));
+  if (offers('graphql_query')) removals.push(registerGraphQLQuery(server, tools));
+  if (offers('graphql_introspect')) removals.push(registerGraphQLIntrospect(server, tools));
   for (const api of apis) {
     if (api.operations === undefined) continue;
-    const prefix = toolPrefix(api, apis);
-    const tools = new OperationTools(server, api.config, diagnostics, confirmer, allowed, prefix);
-    removals.push(followOperations(api.operations, tools));
+    const operationTools = new OperationTools(server, api, tools, allowed, toolPrefix(api, apis));
+    removals.push(followOperations(api.operations, operationTools));
   }
-  removals.push(registerFeatures(server, apis, features, readCache(first, context.watched), allowed));
+  const hints = readCache(
+    apis.map((api) => api.config),
+    context.watched,
+  );
+  removals.push(registerFeatures(server, tools, features, hints, allowed));
   return () => {
     for (const remove of removals.reverse()) remove();
   };

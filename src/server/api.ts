@@ -1,23 +1,28 @@
-import type { Config } from './config.js';
-import type { Live } from './live.js';
-import type { OperationSet } from './operations/load.js';
+import type { IntrospectionQuery } from 'graphql';
+import type { ApiConfig } from '../config/types.js';
+import type { Live } from '../live.js';
+import type { OperationSet } from '../operations/load.js';
 
 /** An API's operation tools: the set read at start-up, replaced when the files change (stdio mode). */
 export type LiveOperations = Live<OperationSet>;
 
-/** One API as the server serves it: its configuration, and its operation tools (followed when watched). */
-export interface ServedApi {
-  readonly config: Config;
+/**
+ * One API as the server serves it: its configuration, with what start-up read for it (startup/prepare.ts): the
+ * schema of its --schema file and its operation tools (followed when watched).
+ */
+export interface Api {
+  readonly config: ApiConfig;
+  readonly schema?: IntrospectionQuery;
   readonly operations?: LiveOperations;
 }
 
 /** What goes before an API's operation tool names: `github_` where several APIs' names could clash. */
-export function toolPrefix(api: ServedApi, apis: readonly ServedApi[]): string {
-  return apis.length > 1 ? `${api.config.api}_` : '';
+export function toolPrefix(api: Api, apis: readonly Api[]): string {
+  return apis.length > 1 ? `${api.config.name}_` : '';
 }
 
 /** Every operation tool's name as offered, with its API. */
-export function operationTools(apis: readonly ServedApi[]): Array<readonly [string, ServedApi]> {
+export function operationTools(apis: readonly Api[]): Array<readonly [string, Api]> {
   return apis.flatMap((api) =>
     (api.operations?.current.tools ?? []).map((tool) => [toolPrefix(api, apis) + tool.name, api] as const),
   );
@@ -43,14 +48,18 @@ export function followOperations(
  * Two things that would register the same tool name, described for a message, or undefined when every name is
  * unique: a built-in tool and an operation tool (`graphql` + `query`), or two APIs' operation tools (`x` + `y_z`
  * and `x_y` + `z`). The whole set is checked before anything is registered: at start-up, and before a reload is
- * applied.
+ * applied (`operationsOf` gives the sets a reload would serve).
  */
-export function toolNameClash(apis: readonly ServedApi[], builtIn: readonly string[]): string | undefined {
+export function toolNameClash(
+  apis: readonly Api[],
+  builtIn: readonly string[],
+  operationsOf: (api: Api) => OperationSet | undefined = (api) => api.operations?.current,
+): string | undefined {
   const sources = new Map<string, string>(builtIn.map((name) => [name, `the built-in tool ${name}`]));
   for (const api of apis) {
-    for (const tool of api.operations?.current.tools ?? []) {
+    for (const tool of operationsOf(api)?.tools ?? []) {
       const name = toolPrefix(api, apis) + tool.name;
-      const of = apis.length > 1 ? ` of the API ${api.config.api}` : '';
+      const of = apis.length > 1 ? ` of the API ${api.config.name}` : '';
       const source = `the operation ${tool.name}${of} (${tool.where})`;
       const known = sources.get(name);
       if (known !== undefined) return `${known} and ${source} would both be the tool ${name}`;

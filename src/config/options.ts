@@ -1,11 +1,9 @@
-// Every option, declared once: its name, short form, environment variable, default, parser and help line. From
-// this table come the command line's syntax (node:util parseArgs), the environment fallbacks, the --help text,
-// the remote-only check (src/config.ts) and the options tables of README.md and docs/remote.md
-// (npm run docs:options).
-// Adding an option: declare it here, read it in src/config.ts, run npm run docs:options.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// Every option, declared once: its name, short form, environment variable, default, parser, how a config file
+// writes it, and its help line. From this table come the command line's syntax (read.ts), the environment
+// fallbacks, the config file's keys and its JSON Schema (config.schema.json), the --help text, the remote-only
+// check (load.ts) and the options tables of the docs (npm run docs:options).
+// Adding an option: declare it here, read it in load.ts, run npm run docs:options.
 import {
-  ConfigError,
   integer,
   MAX_TIMEOUT_MS,
   MIN_SCHEMA_CHARS,
@@ -28,7 +26,8 @@ import {
   readUrlList,
   readValidateMode,
   type Parser,
-} from './option-parsers.js';
+} from './parsers.js';
+import { BUILT_IN_TOOLS, MUTATION_POLICIES } from './types.js';
 
 /** Where an option is documented: the docs and --help show each group in its own table or section. */
 export type OptionGroup = 'general' | 'tuning' | 'remote' | 'oauth';
@@ -44,10 +43,12 @@ export interface OptionDeclaration<T = unknown> {
   readonly default?: string;
   /** What no value means, shown where a `default` would be (`any`). */
   readonly unset?: string;
-  /** Text (from an argument, a variable or the default) → the typed value, or a ConfigError naming the source. */
+  /** The value as given (text, or a config file's JSON) → the typed value, or a ConfigError naming the source. */
   readonly parse: Parser<T>;
+  /** How a config file writes the value: the JSON Schema of config.schema.json. */
+  readonly json: JsonSchema;
   readonly group: OptionGroup;
-  /** `api`: one per API (a future config file's `apis.<name>.<option>`); `server`: one per process. */
+  /** `api`: one per API (a config file's `apis.<name>.<option>`); `server`: one per process. */
   readonly scope: 'api' | 'server';
   /** Does something only with --transport=http: as an argument in stdio mode it is refused. */
   readonly remoteOnly?: boolean;
@@ -57,11 +58,25 @@ export interface OptionDeclaration<T = unknown> {
   readonly help: string;
 }
 
+type JsonSchema = Readonly<Record<string, unknown>>;
+const STRING: JsonSchema = { type: 'string' };
+const INTEGER: JsonSchema = { type: 'integer' };
+const BOOLEAN: JsonSchema = { type: 'boolean' };
+/** A list: an array of strings, or one comma-separated string. */
+const LIST: JsonSchema = {
+  anyOf: [
+    { type: 'array', items: { type: 'string' } },
+    { type: 'string', description: 'comma-separated' },
+  ],
+};
+const oneOf = (values: readonly string[]): JsonSchema => ({ enum: [...values] });
+
 export const OPTIONS = {
   config: {
     env: 'GRAPHQL_MCP_CONFIG',
     value: 'file',
     parse: readPath,
+    json: STRING,
     group: 'general',
     scope: 'server',
     help: 'a JSON file naming several APIs, each with its own endpoint, headers and options (`docs/config.md`)',
@@ -72,6 +87,7 @@ export const OPTIONS = {
     value: 'url',
     default: 'http://localhost:4000/graphql',
     parse: readUrl,
+    json: STRING,
     group: 'general',
     scope: 'api',
     help: 'the default GraphQL endpoint, http or https, without `user:password@`',
@@ -81,6 +97,11 @@ export const OPTIONS = {
     env: 'GRAPHQL_HEADERS',
     value: 'json',
     parse: readHeaders,
+    json: {
+      type: 'object',
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+      examples: [{ Authorization: 'Bearer ${env:API_TOKEN}' }],
+    },
     group: 'general',
     scope: 'api',
     secret: true,
@@ -92,6 +113,7 @@ export const OPTIONS = {
     value: 'ms',
     default: '30000',
     parse: integer(1, MAX_TIMEOUT_MS),
+    json: INTEGER,
     group: 'general',
     scope: 'api',
     help: 'total deadline of a request in ms (connect, headers and body), 1 to 600000',
@@ -102,6 +124,7 @@ export const OPTIONS = {
     value: 'n',
     default: '100',
     parse: integer(0),
+    json: INTEGER,
     group: 'general',
     scope: 'api',
     help: 'most fields a query may select; `0` turns the check off',
@@ -111,6 +134,7 @@ export const OPTIONS = {
     value: 'urls',
     unset: 'any',
     parse: readUrlList,
+    json: LIST,
     group: 'general',
     scope: 'api',
     help: "comma-separated endpoints the model may call besides the default endpoint's origin; they receive the startup headers too",
@@ -119,6 +143,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_READ_ONLY',
     default: 'false',
     parse: readBoolean,
+    json: BOOLEAN,
     group: 'general',
     scope: 'api',
     help: 'refuse every mutation (`allowMutations` disappears from the tool): the same as `--mutations=deny`',
@@ -128,6 +153,7 @@ export const OPTIONS = {
     value: 'policy',
     default: 'confirm',
     parse: readMutationPolicy,
+    json: oneOf(MUTATION_POLICIES),
     group: 'general',
     scope: 'api',
     help: 'who decides a mutation the model allowed: `confirm` (ask the user when the client can), `require-confirm`, `allow` or `deny`',
@@ -137,6 +163,7 @@ export const OPTIONS = {
     value: 's',
     default: '300',
     parse: integer(1, 3_600),
+    json: INTEGER,
     group: 'tuning',
     scope: 'server',
     help: "seconds the user has to answer a mutation's question, 1 to 3600; no answer by then declines it",
@@ -146,6 +173,7 @@ export const OPTIONS = {
     value: 'n',
     default: '1048576',
     parse: integer(1),
+    json: INTEGER,
     group: 'tuning',
     scope: 'api',
     help: 'largest decoded response body a query may return, in bytes',
@@ -155,6 +183,7 @@ export const OPTIONS = {
     value: 'n',
     default: '40000',
     parse: integer(MIN_SCHEMA_CHARS),
+    json: INTEGER,
     group: 'tuning',
     scope: 'api',
     help: 'most characters of one `graphql_introspect` answer, notes included (1000 or more); larger schemas come in parts',
@@ -164,6 +193,7 @@ export const OPTIONS = {
     value: 's',
     default: '300',
     parse: integer(0, 31_536_000),
+    json: INTEGER,
     group: 'tuning',
     scope: 'api',
     help: 'seconds a fetched schema is reused, per endpoint and headers sent; `0` fetches it on every call',
@@ -173,6 +203,7 @@ export const OPTIONS = {
     value: 'n',
     default: '40000',
     parse: integer(0),
+    json: INTEGER,
     group: 'tuning',
     scope: 'api',
     help: 'most characters of compact JSON a query result keeps; longer ones are shortened to fit; `0` turns it off',
@@ -182,6 +213,7 @@ export const OPTIONS = {
     value: 'mode',
     default: 'cached',
     parse: readValidateMode,
+    json: oneOf(['cached', 'always', 'off']),
     group: 'tuning',
     scope: 'api',
     help: "check documents against the endpoint's schema before sending them: `cached` (when it is known), `always` (fetch it first) or `off`",
@@ -190,6 +222,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_SCHEMA_FILE',
     value: 'file',
     parse: readPath,
+    json: STRING,
     group: 'general',
     scope: 'api',
     help: "the default endpoint's schema as SDL (`.graphql`) or an introspection result (`.json`); then no introspection request is sent",
@@ -198,6 +231,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_OPERATIONS',
     value: 'paths',
     parse: readPathList,
+    json: LIST,
     group: 'general',
     scope: 'api',
     help: 'comma-separated `.graphql`/`.gql` files or directories; each named operation becomes a tool',
@@ -206,6 +240,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_PROMPTS',
     value: 'paths',
     parse: readPathList,
+    json: LIST,
     group: 'tuning',
     scope: 'server',
     help: 'comma-separated `.md` files or directories; each file becomes a prompt the user can pick',
@@ -215,6 +250,7 @@ export const OPTIONS = {
     value: 'names',
     default: 'graphql_query,graphql_introspect',
     parse: readTools,
+    json: { anyOf: [oneOf(['none']), { type: 'array', items: oneOf(BUILT_IN_TOOLS) }] },
     group: 'tuning',
     scope: 'server',
     help: 'the built-in tools offered, comma-separated; `none` offers only the operation tools',
@@ -224,6 +260,7 @@ export const OPTIONS = {
     value: 'stdio|http',
     default: 'stdio',
     parse: readTransport,
+    json: oneOf(['stdio', 'http']),
     group: 'remote',
     scope: 'server',
     help: 'how clients connect: `stdio`, or `http` for remote mode',
@@ -233,6 +270,7 @@ export const OPTIONS = {
     value: 'name',
     default: '127.0.0.1',
     parse: readHost,
+    json: STRING,
     group: 'remote',
     scope: 'server',
     remoteOnly: true,
@@ -243,6 +281,7 @@ export const OPTIONS = {
     value: 'n',
     default: '3000',
     parse: integer(0, 65_535),
+    json: INTEGER,
     group: 'remote',
     scope: 'server',
     remoteOnly: true,
@@ -252,6 +291,7 @@ export const OPTIONS = {
     env: 'MCP_HTTP_TOKEN',
     value: 'token',
     parse: readToken,
+    json: STRING,
     group: 'remote',
     scope: 'server',
     remoteOnly: true,
@@ -262,6 +302,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_MCP_ALLOW_UNAUTHENTICATED',
     default: 'false',
     parse: readBoolean,
+    json: BOOLEAN,
     group: 'remote',
     scope: 'server',
     remoteOnly: true,
@@ -272,6 +313,7 @@ export const OPTIONS = {
     value: 'names',
     default: 'localhost,127.0.0.1,[::1]',
     parse: readHostList,
+    json: LIST,
     group: 'remote',
     scope: 'server',
     remoteOnly: true,
@@ -281,6 +323,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_MCP_FORWARD_HEADERS',
     value: 'names',
     parse: readForwardHeaders,
+    json: LIST,
     group: 'remote',
     scope: 'api',
     remoteOnly: true,
@@ -291,6 +334,7 @@ export const OPTIONS = {
     value: 'n',
     default: '256',
     parse: integer(1, 100_000),
+    json: INTEGER,
     group: 'remote',
     scope: 'server',
     remoteOnly: true,
@@ -300,6 +344,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_MCP_OAUTH_ISSUER',
     value: 'url',
     parse: readSecureUrl,
+    json: STRING,
     group: 'oauth',
     scope: 'server',
     remoteOnly: true,
@@ -308,7 +353,8 @@ export const OPTIONS = {
   oauthAudience: {
     env: 'GRAPHQL_MCP_OAUTH_AUDIENCE',
     value: 'url',
-    parse: (value, source) => readSecureUrl(value, source).href,
+    parse: (given) => readSecureUrl(given).href,
+    json: STRING,
     group: 'oauth',
     scope: 'server',
     remoteOnly: true,
@@ -318,6 +364,7 @@ export const OPTIONS = {
     env: 'GRAPHQL_MCP_OAUTH_SCOPES',
     value: 'list',
     parse: readScopes,
+    json: LIST,
     group: 'oauth',
     scope: 'server',
     remoteOnly: true,
@@ -328,6 +375,7 @@ export const OPTIONS = {
     value: 'url',
     unset: "from the issuer's metadata",
     parse: readSecureUrl,
+    json: STRING,
     group: 'oauth',
     scope: 'server',
     remoteOnly: true,
@@ -337,6 +385,10 @@ export const OPTIONS = {
     env: 'GRAPHQL_MCP_OAUTH_TOOL_SCOPES',
     value: 'list',
     parse: readToolScopes,
+    json: {
+      type: 'object',
+      additionalProperties: { anyOf: [STRING, { type: 'array', items: STRING }] },
+    },
     group: 'oauth',
     scope: 'server',
     remoteOnly: true,
@@ -347,6 +399,7 @@ export const OPTIONS = {
     value: 'secret',
     unset: 'random per process',
     parse: readStateKey,
+    json: STRING,
     group: 'remote',
     scope: 'server',
     remoteOnly: true,
@@ -373,167 +426,6 @@ export const COMMANDS = {
 export type OptionValue<N extends OptionName> = (typeof OPTIONS)[N] extends { readonly default: string }
   ? ReturnType<(typeof OPTIONS)[N]['parse']>
   : ReturnType<(typeof OPTIONS)[N]['parse']> | undefined;
-
-/** An option's value as given, and where: `--timeout`, `-t` (an argument) or `GRAPHQL_TIMEOUT`. */
-export interface GivenValue {
-  readonly value: string;
-  readonly source: string;
-  readonly argument: boolean;
-}
-
-/** What argv asks for: help, the version, or a run with these options given as arguments. */
-export type CommandLine =
-  | { readonly kind: 'help' }
-  | { readonly kind: 'version' }
-  | { readonly kind: 'options'; readonly args: ReadonlyMap<string, GivenValue> };
-
-/** Options as given, read with their parsers. */
-export interface OptionValues {
-  given(name: OptionName): GivenValue | undefined;
-  get<N extends OptionName>(name: N): OptionValue<N>;
-}
-
-/** Where options are given: the command line, a config file's level. */
-export type OptionSource = (name: OptionName) => GivenValue | undefined;
-
-/** The options given by the first of `sources` that gives each, their defaults after that. */
-export function optionValues(...sources: OptionSource[]): OptionValues {
-  const given = (name: OptionName): GivenValue | undefined => {
-    for (const source of sources) {
-      const value = source(name);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  return {
-    given,
-    get<N extends OptionName>(name: N): OptionValue<N> {
-      const { parse, default: fallback } = declaration(name);
-      const value = given(name);
-      if (value !== undefined) return parse(value.value, value.source) as OptionValue<N>;
-      return (fallback === undefined ? undefined : parse(fallback, `--${name}`)) as OptionValue<N>;
-    },
-  };
-}
-
-/** The command line's options: an argument, else its environment variable. */
-export function commandLineSource(
-  args: ReadonlyMap<string, GivenValue>,
-  env: NodeJS.ProcessEnv,
-): OptionSource {
-  return (name) => {
-    const argument = args.get(name);
-    if (argument !== undefined) return argument;
-    const envName = OPTIONS[name].env;
-    const value = env[envName];
-    // An empty variable counts as unset: client configs often template them in empty.
-    return value === undefined || value === '' ? undefined : { value, source: envName, argument: false };
-  };
-}
-
-/**
- * Reads argv with parseArgs, then refuses what it lets through: unknown options, a value missing, an option
- * twice, a stray argument. A message locates what it cannot be sure is no secret: `at position 3`.
- */
-export function readCommandLine(argv: readonly string[]): CommandLine {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
-  const declared: Array<[string, { readonly short?: string; readonly value?: string }]> = [
-    ...OPTION_NAMES.map((name) => [name, declaration(name)] as [string, OptionDeclaration]),
-    ...Object.entries(COMMANDS),
-  ];
-  for (const [name, { short, value }] of declared) {
-    options[name] = { type: value === undefined ? 'boolean' : 'string', ...(short && { short }) };
-  }
-  const given = new Map<string, GivenValue>();
-  // A flag given without "=" just before a stray argument: "--readOnly false" meant --readOnly=false.
-  let bareFlag: string | undefined;
-  for (const token of tokensOf(argv, options)) {
-    const position = token.index + 1;
-    if (token.kind === 'option-terminator') throw noOptionName(position);
-    if (token.kind === 'positional') {
-      if (token.value === '-') throw noOptionName(position);
-      // Never quoted: a stray argument is most often part of a value split by the shell, a token included.
-      const hint =
-        bareFlag === undefined
-          ? "a value with spaces must be one argument, e.g. --headers='{…}'"
-          : `${bareFlag} takes a value only after "=", e.g. ${bareFlag}=false`;
-      throw new ConfigError(
-        `unexpected argument at position ${position}: it does not start with - (${hint}); see --help`,
-      );
-    }
-    const arg = argv[token.index]!;
-    const source = token.rawName;
-    // parseArgs also reads -xVALUE and -abc; we take --name, --name=value, -x and -x=value.
-    if (!Object.hasOwn(options, token.name) || (arg !== source && !arg.startsWith(`${source}=`))) {
-      throw unknownOption(arg, position);
-    }
-    const flag = options[token.name]!.type === 'boolean';
-    // Of "-t=5", parseArgs takes "=5" for the value.
-    let value = arg.startsWith(`${source}=`) ? arg.slice(source.length + 1) : token.value;
-    bareFlag = flag && value === undefined ? source : undefined;
-    if (flag) value ??= 'true';
-    else if (value === undefined || (token.inlineValue === false && value.startsWith('--'))) {
-      throw new ConfigError(`${source} needs a value; see --help`);
-    }
-    if (given.has(token.name)) throw new ConfigError(`--${token.name} is given more than once`);
-    given.set(token.name, { value, source, argument: true });
-  }
-  if (given.has('help')) return { kind: 'help' };
-  if (given.has('version')) return { kind: 'version' };
-  return { kind: 'options', args: given };
-}
-
-type ArgToken =
-  | { kind: 'option'; index: number; name: string; rawName: string; value?: string; inlineValue?: boolean }
-  | { kind: 'positional'; index: number; value: string }
-  | { kind: 'option-terminator'; index: number };
-
-/**
- * parseArgs' tokens, not strict: its errors quote the argument (part of a token, perhaps) and refuse `-m -1`,
- * whose range we report. It reads "-h=x" as the short options -h, -= and -x and numbers the arguments after
- * such a group wrongly, so the arguments after one are parsed anew.
- */
-function* tokensOf(argv: readonly string[], options: ParseArgsConfig['options']): Generator<ArgToken> {
-  let start = 0;
-  do {
-    const args = argv.slice(start);
-    const offset = start;
-    start = argv.length;
-    for (const token of parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true })
-      .tokens) {
-      const index = offset + token.index;
-      yield { ...token, index };
-      if (token.kind === 'option' && token.rawName.length === 2 && argv[index]!.length > 2) {
-        start = index + 1;
-        break;
-      }
-    }
-  } while (start < argv.length);
-}
-
-function noOptionName(position: number): ConfigError {
-  return new ConfigError(
-    `unexpected argument at position ${position}: a dash without an option name; see --help`,
-  );
-}
-
-function unknownOption(raw: string, position: number): ConfigError {
-  const [, dashes, key] = /^(--?)([^=]*)/.exec(raw)!;
-  if (key === '') return noOptionName(position);
-  const near = nearName(key!, [...OPTION_NAMES, ...Object.keys(COMMANDS)]);
-  const hint = near ? `; did you mean --${near}?` : '; see --help';
-  // A name is shown; anything else (digits, symbols, a long run) may be a value that starts with a dash.
-  const shown = /^[A-Za-z][A-Za-z_-]{0,29}$/.test(key!)
-    ? `${dashes}${key}`
-    : `at position ${position} (not shown: it does not look like an option name)`;
-  return new ConfigError(`unknown option ${shown}${hint}`);
-}
-
-/** The name a near miss such as max-complexity or readonly means, to suggest the right spelling. */
-export function nearName(key: string, names: readonly string[] = OPTION_NAMES): string | undefined {
-  const squash = (text: string) => text.replace(/[-_]/g, '').toLowerCase();
-  return names.find((name) => squash(name) === squash(key));
-}
 
 /** Each group's heading in --help. */
 const GROUP_TITLES: Record<OptionGroup, string> = {

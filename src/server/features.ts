@@ -1,11 +1,12 @@
 import type { CacheHint, McpServer, ServerCapabilities } from '@modelcontextprotocol/server';
-import type { Live } from './live.js';
-import { builtInPrompts } from './prompts/built-in.js';
-import { registerPrompts, type PromptDefinition } from './prompts/prompt.js';
-import { OperationResources } from './resources/operation-resources.js';
-import { registerSchemaResources } from './resources/schema-resources.js';
-import { apiUris } from './resources/uris.js';
-import { followOperations, toolPrefix, type ServedApi } from './api.js';
+import type { Live } from '../live.js';
+import { builtInPrompts } from '../prompts/built-in.js';
+import { registerPrompts, type PromptDefinition } from '../prompts/prompt.js';
+import { OperationResources } from '../resources/operation-resources.js';
+import { registerSchemaResources } from '../resources/schema-resources.js';
+import { apiUris } from '../resources/uris.js';
+import type { ToolContext } from '../tools/context.js';
+import { followOperations, toolPrefix, type Api } from './api.js';
 
 // What a server offers besides its tools: each API's schema and curated operations as resources, and prompts.
 // Each follows the tools it stands for, so that the operator's --tools (and remote mode's per-tool scopes)
@@ -23,11 +24,10 @@ export interface Features {
 /** What to offer, given which tools this server offers. */
 export function featuresOf(
   offers: (tool: 'graphql_query' | 'graphql_introspect') => boolean,
-  apis: readonly ServedApi[],
+  apis: readonly Api[],
   operatorPrompts: readonly PromptDefinition[],
 ): Features {
-  const configs = apis.map((api) => api.config);
-  const builtIn = offers('graphql_query') && offers('graphql_introspect') ? builtInPrompts(configs) : [];
+  const builtIn = offers('graphql_query') && offers('graphql_introspect') ? builtInPrompts(apis) : [];
   return { schema: offers('graphql_introspect'), prompts: [...builtIn, ...operatorPrompts] };
 }
 
@@ -39,7 +39,7 @@ export function featuresOf(
  */
 export function featureCapabilities(
   features: Features,
-  apis: Live<readonly ServedApi[]>,
+  apis: Live<readonly Api[]>,
   watched: boolean,
 ): ServerCapabilities {
   const operations = apis.watched || apis.current.some((api) => api.operations !== undefined);
@@ -52,15 +52,16 @@ export function featureCapabilities(
 /** Registers the features of `apis` on `server`; returns what removes them again. */
 export function registerFeatures(
   server: McpServer,
-  apis: readonly ServedApi[],
+  tools: ToolContext,
   features: Features,
   hints: { readonly schema: CacheHint; readonly operations: CacheHint },
   allowed: (name: string) => boolean,
 ): () => void {
+  const { apis } = tools;
   const removals: Array<() => void> = [];
   for (const api of apis) {
-    const uris = apiUris(api.config.api);
-    if (features.schema) removals.push(registerSchemaResources(server, api.config, uris, hints.schema));
+    const uris = apiUris(api.config.name);
+    if (features.schema) removals.push(registerSchemaResources(server, api, tools, uris, hints.schema));
     if (api.operations === undefined) continue;
     const prefix = toolPrefix(api, apis);
     const resources = new OperationResources(server, uris, hints.operations, allowed, prefix);

@@ -1,0 +1,280 @@
+// The configuration, loaded in three stages: declared (options.ts: every option once), read (read.ts: the
+// command line, the environment, a config file, as given) and resolved here, with defaults and the rules across
+// options, into the server's settings and a list of APIs. A reload runs the same stages on the same inputs.
+import { HeaderSet } from '../http/headers.js';
+import { ambiguousPath, describeEndpoint } from '../http/endpoint.js';
+import { declaration, OPTION_NAMES, type OptionName } from './options.js';
+import { ConfigError, isLoopback, type Given } from './parsers.js';
+import {
+  commandLineSource,
+  optionValues,
+  readCommandLine,
+  readConfigFile,
+  type OptionSource,
+  type OptionValues,
+} from './read.js';
+import {
+  DEFAULT_API,
+  type ApiConfig,
+  type MutationPolicy,
+  type OAuthOptions,
+  type ServerConfig,
+} from './types.js';
+
+/** What the command line asks for: serve (the server's settings and its APIs), or print help or the version. */
+export type Loaded =
+  | {
+      readonly kind: 'serve';
+      readonly server: ServerConfig;
+      readonly apis: readonly ApiConfig[];
+      /** What was given but does nothing, for stderr. */
+      readonly warnings: readonly string[];
+      /** Every value a config file took from the environment: no start-up message may show one. */
+      readonly fromEnvironment: readonly string[];
+    }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' };
+
+/** argv (without node and script) and the environment → the configuration, or a ConfigError. */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loaded {
+  const line = readCommandLine(argv);
+  if (line.kind !== 'options') return { kind: line.kind };
+  const commandLine = commandLineSource(line.args, env);
+  const path = optionValues(commandLine).get('config');
+  if (path === undefined) {
+    const options = optionValues(commandLine);
+    const server = readServer(options, undefined);
+    const api = readApi(DEFAULT_API, options, []);
+    checkApis(server, options, [api], [options]);
+    return { kind: 'serve', server, apis: [api], warnings: [], fromEnvironment: [] };
+  }
+  const file = readConfigFile(path, env);
+  try {
+    const warnings = apiOptionsBeside(optionValues(commandLine), path);
+    const top = levelOf(file.top);
+    const serverOptions = optionValues(commandLine, top);
+    const server = readServer(serverOptions, path);
+    const levels = file.apis.map(({ name, options: own }) => {
+      if (!own.has('endpoint') && !file.top.has('endpoint')) {
+        throw new ConfigError(`--config ${path}: apis.${name} has no endpoint`);
+      }
+      return {
+        name,
+        options: optionValues(levelOf(own), top),
+        scopes: optionValues(levelOf(own)).get('oauthScopes'),
+      };
+    });
+    const apis = levels.map(({ name, options, scopes }) => readApi(name, options, scopes ?? []));
+    checkApis(
+      server,
+      serverOptions,
+      apis,
+      levels.map((level) => level.options),
+    );
+    return { kind: 'serve', server, apis, warnings, fromEnvironment: file.fromEnvironment };
+  } catch (error) {
+    throw error instanceof ConfigError ? hidden(error, file.fromEnvironment) : error;
+  }
+}
+
+/** A ConfigError whose message shows none of `values` (taken from the environment), each `[from the environment]`. */
+export function hidden(error: ConfigError, values: readonly string[]): ConfigError {
+  let message = error.message;
+  for (const value of values)
+    if (value.length >= 4) message = message.replaceAll(value, '[from the environment]');
+  return message === error.message ? error : new ConfigError(message);
+}
+
+/** A level of a config file (its top, or an API's own) as a source of options. */
+function levelOf(values: ReadonlyMap<OptionName, Given>): OptionSource {
+  return (name) => values.get(name);
+}
+
+/**
+ * With --config, an API's options come from the file: one given as an argument beside it is refused, one in the
+ * environment is ignored with a warning.
+ */
+function apiOptionsBeside(commandLine: OptionValues, path: string): string[] {
+  const warnings: string[] = [];
+  for (const name of OPTION_NAMES.filter((name) => declaration(name).scope === 'api')) {
+    const given = commandLine.given(name);
+    if (given?.argument) {
+      throw new ConfigError(
+        `${given.source}: with --config, an API's options go in the file (apis.<name>.${name})`,
+      );
+    }
+    if (given !== undefined)
+      warnings.push(`${given.source} is ignored: with --config, API options come from ${path}`);
+  }
+  return warnings;
+}
+
+/** The server's settings. */
+function readServer(options: OptionValues, configFile: string | undefined): ServerConfig {
+  const server: ServerConfig = {
+    transport: options.get('transport'),
+    tools: options.get('tools'),
+    prompts: options.get('prompts') ?? [],
+    confirmTimeout: options.get('confirmTimeout'),
+    configFile,
+    http: {
+      host: options.get('host'),
+      port: options.get('port'),
+      token: options.get('httpToken'),
+      allowUnauthenticated: options.get('allowUnauthenticated'),
+      allowedHosts: options.get('allowedHosts'),
+      maxInFlight: options.get('maxInFlight'),
+      oauth: readOAuth(options),
+      stateKey: options.get('stateKey'),
+    },
+  };
+  return Object.freeze(server);
+}
+
+/** One API's configuration, from its options (its own level first, then the file's top, then defaults). */
+function readApi(name: string, options: OptionValues, oauthScopes: readonly string[]): ApiConfig {
+  const endpoint = options.get('endpoint');
+  const allowedEndpoints = options.get('allowedEndpoints');
+  const mutations = readMutationPolicy(options);
+  // Under an allow-list, a path a server may read as another is refused on every call: say so now, not then.
+  const endpointProblem = allowedEndpoints === undefined ? undefined : ambiguousPath(endpoint);
+  if (endpointProblem !== undefined) {
+    throw new ConfigError(
+      `${options.given('endpoint')?.source ?? '--endpoint'}: ${describeEndpoint(endpoint)} cannot be used with --allowedEndpoints: ${endpointProblem}`,
+    );
+  }
+  const secretParts = [options.given('endpoint'), options.given('allowedEndpoints')].flatMap(
+    environmentParts,
+  );
+  return Object.freeze({
+    name,
+    endpoint,
+    endpointName: hideParts(describeEndpoint(endpoint), secretParts),
+    headers: options.get('headers') ?? new HeaderSet(),
+    secretParts,
+    timeout: options.get('timeout'),
+    maxComplexity: options.get('maxComplexity'),
+    allowedEndpoints,
+    readOnly: mutations === 'deny',
+    mutations,
+    maxResponseBytes: options.get('maxResponseBytes'),
+    maxSchemaChars: options.get('maxSchemaChars'),
+    schemaTtl: options.get('schemaTtl'),
+    maxResultChars: options.get('maxResultChars'),
+    validate: options.get('validate'),
+    schemaFile: options.get('schema'),
+    operations: options.get('operations') ?? [],
+    forwardHeaders: options.get('forwardHeaders') ?? [],
+    oauthScopes,
+  });
+}
+
+/**
+ * The parts of a URL option that `${env:…}` filled in: a secret may live in an endpoint's path (a webhook's
+ * key), and is then hidden wherever the endpoint is named.
+ */
+function environmentParts(given: Given | undefined): string[] {
+  if (given?.written === undefined) return [];
+  const written = given.written;
+  const value = typeof given.value === 'string' ? given.value : JSON.stringify(given.value);
+  // The literal pieces around each ${env:…} of the written form locate the filled-in values in the value.
+  const literals = written.split(/\$\{env:[^}]*\}/);
+  const parts: string[] = [];
+  let at = literals[0]!.length;
+  for (const literal of literals.slice(1)) {
+    const end = literal === '' ? value.length : value.indexOf(literal, at);
+    if (end < at) break;
+    parts.push(value.slice(at, end));
+    at = end + literal.length;
+  }
+  return parts.filter((part) => part !== '');
+}
+
+/** `text` with each of `parts` replaced by `[redacted]`. */
+function hideParts(text: string, parts: readonly string[]): string {
+  return parts.reduce((shown, part) => shown.replaceAll(part, '[redacted]'), text);
+}
+
+/** --mutations, with --readOnly as another way to say deny (the two may not disagree). */
+function readMutationPolicy(options: OptionValues): MutationPolicy {
+  const denied = options.get('readOnly');
+  const policy = options.given('mutations');
+  if (policy === undefined) return denied ? 'deny' : options.get('mutations');
+  const value = options.get('mutations');
+  if (denied && value !== 'deny') {
+    throw new ConfigError(
+      `${options.given('readOnly')!.source} refuses every mutation, but ${policy.source} is ${value}: choose one`,
+    );
+  }
+  return value;
+}
+
+/** The --oauth* options: all or nothing, with issuer and audience at least. */
+function readOAuth(options: OptionValues): OAuthOptions | undefined {
+  const needed = ['oauthIssuer', 'oauthAudience'] as const;
+  const others = OPTION_NAMES.filter(
+    (name) => declaration(name).group === 'oauth' && !(needed as readonly string[]).includes(name),
+  );
+  // Named before the two they need, when given: "--oauthScopes needs …" says why those are asked for.
+  const given = [...others, ...needed].find((name) => options.given(name) !== undefined);
+  if (given === undefined) return undefined;
+  const missing = needed.filter((name) => options.given(name) === undefined).map((name) => `--${name}`);
+  if (missing.length > 0) {
+    const source = options.given(given)!.source;
+    if ((needed as readonly string[]).includes(given))
+      throw new ConfigError(`${source} needs ${missing[0]}, which is missing`);
+    const which = missing.length === 2 ? 'both are missing' : `${missing[0]} is missing`;
+    throw new ConfigError(`${source} needs --oauthIssuer and --oauthAudience; ${which}`);
+  }
+  return {
+    issuer: options.get('oauthIssuer')!,
+    audience: options.get('oauthAudience')!,
+    scopes: options.get('oauthScopes') ?? [],
+    jwksUri: options.get('oauthJwksUri'),
+    toolScopes: options.get('oauthToolScopes') ?? new Map(),
+  };
+}
+
+/**
+ * The rules across options: remote-mode options need remote mode, an exposed server needs authentication, the
+ * MCP token is never forwarded, and a server offers at least one tool.
+ */
+function checkApis(
+  server: ServerConfig,
+  serverOptions: OptionValues,
+  apis: readonly ApiConfig[],
+  levels: readonly OptionValues[],
+): void {
+  if (server.tools.length === 0 && apis.every((api) => api.operations.length === 0)) {
+    throw new ConfigError(
+      `${serverOptions.given('tools')!.source}=none leaves no tool to offer: give --operations too`,
+    );
+  }
+  if (server.transport === 'stdio') {
+    // Arguments only: an environment shared with a remote deployment may hold its variables.
+    const remoteOnly = OPTION_NAMES.filter((name) => declaration(name).remoteOnly);
+    const given = [serverOptions, ...levels]
+      .flatMap((options) => remoteOnly.map((name) => options.given(name)))
+      .find((value) => value?.argument);
+    if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
+    return;
+  }
+  const { host, token, allowUnauthenticated, oauth } = server.http;
+  if (token !== undefined && oauth !== undefined) {
+    throw new ConfigError('--httpToken and --oauthIssuer cannot be combined: choose one way to authenticate');
+  }
+  if (token === undefined && oauth === undefined && !allowUnauthenticated && !isLoopback(host)) {
+    throw new ConfigError(
+      `--host ${host} is not a loopback interface: set --httpToken (or MCP_HTTP_TOKEN) or --oauthIssuer, or pass --allowUnauthenticated if a proxy in front authenticates`,
+    );
+  }
+  const forwardsToken = apis.some((api) =>
+    api.forwardHeaders.some(({ from }) => from.toLowerCase() === 'authorization'),
+  );
+  if ((token !== undefined || oauth !== undefined) && forwardsToken) {
+    const by = token !== undefined ? '--httpToken' : '--oauthIssuer';
+    throw new ConfigError(
+      `--forwardHeaders cannot forward the incoming Authorization header while ${by} is set: it carries the MCP token. Forward another header under that name instead, e.g. --forwardHeaders=X-GraphQL-Authorization:Authorization`,
+    );
+  }
+}

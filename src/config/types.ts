@@ -1,0 +1,120 @@
+import type { HeaderSet } from '../http/headers.js';
+
+// The configuration as two plain things: the server's settings, one per process, and a list of APIs, each with
+// its own endpoint, credentials, limits and policies. Each field is an option's value; what the option means,
+// its default and its environment variable are declared once, in options.ts.
+
+export const BUILT_IN_TOOLS = ['graphql_query', 'graphql_introspect'] as const;
+export type BuiltInTool = (typeof BUILT_IN_TOOLS)[number];
+
+/**
+ * Who decides a mutation that the model allowed (`allowMutations: true`): `confirm` asks the user through the
+ * client when the client can ask, and lets the model's word stand when it cannot; `require-confirm` refuses where
+ * nobody can be asked; `allow` never asks; `deny` refuses every mutation (what --readOnly means).
+ */
+export type MutationPolicy = 'confirm' | 'require-confirm' | 'allow' | 'deny';
+export const MUTATION_POLICIES: readonly MutationPolicy[] = ['confirm', 'require-confirm', 'allow', 'deny'];
+
+/**
+ * `cached`: when the endpoint's schema is known (fetched within --schemaTtl); `always`: fetch it first when
+ * it is not; `off`: never.
+ */
+export type ValidateMode = 'cached' | 'always' | 'off';
+
+/** The name of the command line's one API, where no config file names APIs. */
+export const DEFAULT_API = 'default';
+
+/** The server's settings: how clients reach it, what it offers, and who is asked. */
+export interface ServerConfig {
+  /** --transport. */
+  readonly transport: 'stdio' | 'http';
+  /** --tools: the built-in tools offered. */
+  readonly tools: readonly BuiltInTool[];
+  /** --prompts: files and directories of .md prompts, each a prompt. */
+  readonly prompts: readonly string[];
+  /** --confirmTimeout, in seconds: how long a person has to answer a mutation's question. */
+  readonly confirmTimeout: number;
+  /** Remote mode's settings; used only with transport http. */
+  readonly http: HttpOptions;
+  /** --config: the file the APIs come from, read again when it changes (stdio mode). */
+  readonly configFile: string | undefined;
+}
+
+/** One API: where its calls go, with which credentials, within which limits, under which policy. */
+export interface ApiConfig {
+  /** Its key under `apis` in a config file, or `default` for the command line's one API. */
+  readonly name: string;
+  /** --endpoint: where a call without `endpoint` goes. */
+  readonly endpoint: URL;
+  /** The endpoint as messages and lists name it: origin and path, a secret part of the path hidden. */
+  readonly endpointName: string;
+  /** --headers, sent to trusted endpoints (tools/security.ts). Values are secrets. */
+  readonly headers: HeaderSet;
+  /** Parts of the configured URLs that came from the environment (`${env:…}`): secrets like the headers. */
+  readonly secretParts: readonly string[];
+  /** --timeout: total deadline of one request to the endpoint, in ms. */
+  readonly timeout: number;
+  /** --maxComplexity; 0 turns the check off. */
+  readonly maxComplexity: number;
+  /** --allowedEndpoints; undefined allows any. */
+  readonly allowedEndpoints: readonly URL[] | undefined;
+  /** --readOnly, or --mutations=deny: refuse every mutation, whatever `allowMutations` says. */
+  readonly readOnly: boolean;
+  /** --mutations: who decides a mutation the model allowed. */
+  readonly mutations: MutationPolicy;
+  /** --maxResponseBytes: largest decoded response body accepted from a query. */
+  readonly maxResponseBytes: number;
+  /** --maxSchemaChars: most characters graphql_introspect returns in one answer. */
+  readonly maxSchemaChars: number;
+  /** --schemaTtl, in seconds; 0 fetches the schema on every call. */
+  readonly schemaTtl: number;
+  /** --maxResultChars: most characters of compact JSON a query result keeps; 0: off. */
+  readonly maxResultChars: number;
+  /** --validate. */
+  readonly validate: ValidateMode;
+  /** --schema: a file holding the endpoint's schema. */
+  readonly schemaFile: string | undefined;
+  /** --operations: files and directories of operations, each named operation a tool. */
+  readonly operations: readonly string[];
+  /** --forwardHeaders (remote mode): incoming name → outgoing name. */
+  readonly forwardHeaders: ReadonlyArray<{ readonly from: string; readonly to: string }>;
+  /** Scopes an OAuth token needs to use this API (a config file's `apis.<name>.oauthScopes`). */
+  readonly oauthScopes: readonly string[];
+}
+
+/** The Streamable HTTP transport's settings (remote mode). */
+export interface HttpOptions {
+  /** --host. */
+  readonly host: string;
+  /** --port; 0 picks a free one. */
+  readonly port: number;
+  /** --httpToken: the bearer token every /mcp request must carry; a secret. */
+  readonly token: string | undefined;
+  /** --allowUnauthenticated: listen on a non-loopback interface without a token. */
+  readonly allowUnauthenticated: boolean;
+  /** --allowedHosts: host names accepted in Host and Origin; ['*'] accepts any. */
+  readonly allowedHosts: readonly string[];
+  /** --maxInFlight: most /mcp requests handled at once; more are answered 503 with Retry-After. */
+  readonly maxInFlight: number;
+  /** The --oauth* options; undefined when remote mode does not use OAuth. */
+  readonly oauth: OAuthOptions | undefined;
+  /**
+   * --stateKey: signs what travels through clients (a question's state, the session id), which another replica
+   * may receive; a secret. Undefined: a random key per process.
+   */
+  readonly stateKey: string | undefined;
+}
+
+/** Remote mode as an OAuth 2.1 resource server (src/auth/oauth.ts). */
+export interface OAuthOptions {
+  /** --oauthIssuer: the authorization server that issues the access tokens (its `iss`). */
+  readonly issuer: URL;
+  /** --oauthAudience: this server's resource identifier, which tokens must name in `aud`. */
+  readonly audience: string;
+  /** --oauthScopes: scopes every request's token must hold. */
+  readonly scopes: readonly string[];
+  /** --oauthJwksUri: where the issuer's keys are; undefined: its metadata's jwks_uri. */
+  readonly jwksUri: URL | undefined;
+  /** --oauthToolScopes: scopes a token must hold to see and call a tool, by tool name. */
+  readonly toolScopes: ReadonlyMap<string, readonly string[]>;
+}

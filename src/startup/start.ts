@@ -1,0 +1,86 @@
+// Everything serving needs, from the loaded configuration: each API's schema file and operation tools read
+// (prepare.ts), the operator's prompts read, and the checks that need them all (tool names unique, the tools
+// --oauthToolScopes names known). A problem is a ConfigError, like a bad option: one line, exit 2 (or, on a
+// reload, the previous configuration stays).
+import { ConfigError } from '../config/parsers.js';
+import type { ApiConfig, ServerConfig } from '../config/types.js';
+import { Live } from '../live.js';
+import type { OperationSet } from '../operations/load.js';
+import { BUILT_IN_PROMPTS } from '../prompts/built-in.js';
+import { loadPromptFiles, PromptsError } from '../prompts/prompt-files.js';
+import type { PromptDefinition } from '../prompts/prompt.js';
+import { secretsOf } from '../redaction/redactor.js';
+import { operationTools, toolNameClash, type Api } from '../server/api.js';
+
+/** What serving needs: the APIs as served, the operator's prompts, and what reads each API's operations again. */
+export interface Started {
+  readonly apis: readonly Api[];
+  readonly prompts: readonly PromptDefinition[];
+  /** Each API with operation files, and what reads them again (stdio mode follows them). */
+  readonly reloads: ReadonlyMap<Api, () => OperationSet>;
+  /** Lines for stderr: what was left out (mutations under --readOnly). */
+  readonly notes: readonly string[];
+}
+
+/** Prepares the APIs and the prompts; `watched`: whether the operation files will be followed. */
+export async function start(
+  server: ServerConfig,
+  configs: readonly ApiConfig[],
+  watched: boolean,
+): Promise<Started> {
+  // Read first: a bad prompt file stops the start before any introspection request.
+  const prompts = operatorPrompts(server);
+  const secrets = secretsOf(configs.map((config) => ({ config })));
+  const apis: Api[] = [];
+  const reloads = new Map<Api, () => OperationSet>();
+  const notes: string[] = [];
+  for (const config of configs) {
+    if (config.schemaFile === undefined && config.operations.length === 0) {
+      apis.push({ config });
+      continue;
+    }
+    const { prepare } = await import('./prepare.js');
+    let ready;
+    try {
+      ready = await prepare(config, secrets);
+    } catch (error) {
+      // Several APIs: say whose files these are.
+      if (!(error instanceof ConfigError) || configs.length === 1) throw error;
+      throw new ConfigError(`apis.${config.name}: ${error.message}`);
+    }
+    if (ready.operations === undefined) {
+      apis.push(ready.api);
+      continue;
+    }
+    notes.push(...ready.operations.skipped);
+    // Only stdio watches the files: a remote deployment changes its tools by a new release of its replicas.
+    const api: Api = { ...ready.api, operations: new Live(ready.operations, watched) };
+    apis.push(api);
+    if (ready.reload !== undefined) reloads.set(api, ready.reload);
+  }
+  checkTools(server, apis);
+  return { apis, prompts, reloads, notes };
+}
+
+/** Tool names unique across the whole set, and every tool --oauthToolScopes names one of this server's. */
+export function checkTools(server: ServerConfig, apis: readonly Api[]): void {
+  const clash = toolNameClash(apis, server.tools);
+  if (clash !== undefined) throw new ConfigError(`${clash}; rename one of them`);
+  // A typo would leave a tool unprotected.
+  const known = new Set<string>([...server.tools, ...operationTools(apis).map(([name]) => name)]);
+  const unknown = [...(server.http.oauth?.toolScopes.keys() ?? [])].find((name) => !known.has(name));
+  if (unknown !== undefined) {
+    throw new ConfigError(`--oauthToolScopes names ${unknown}, which is not a tool of this server`);
+  }
+}
+
+/** The prompt files --prompts names, read once; a problem with one stops the start like a bad option. */
+function operatorPrompts(server: ServerConfig): PromptDefinition[] {
+  if (server.prompts.length === 0) return [];
+  try {
+    return loadPromptFiles(server.prompts, BUILT_IN_PROMPTS);
+  } catch (error) {
+    if (!(error instanceof PromptsError)) throw error;
+    throw new ConfigError(`--prompts ${error.message}`);
+  }
+}

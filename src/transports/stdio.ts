@@ -1,0 +1,39 @@
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { ServerConfig } from '../config/types.js';
+import { Live } from '../live.js';
+import { log } from '../log.js';
+import type { Api } from '../server/api.js';
+import { createServer } from '../server/create-server.js';
+import { follow } from '../startup/reload.js';
+import type { Started } from '../startup/start.js';
+
+/**
+ * One client over stdin/stdout, in whichever protocol era it opens with (the SDK's serveStdio), until it closes
+ * stdin or a signal. The operation files are followed; so is the config file, whose every change is checked and
+ * applied whole (`reloadConfig`).
+ */
+export function serveOnStdio(
+  server: ServerConfig,
+  started: Started,
+  reloadConfig: (() => Promise<Started>) | undefined,
+): void {
+  const live = new Live<readonly Api[]>(started.apis, server.configFile !== undefined);
+  const session = serveStdio(({ era }) => createServer(live, server, { era, prompts: started.prompts }), {
+    onerror: (error) => log(`graphql-mcp: ${error.message}`),
+  });
+  const unfollow = follow(server, live, started, reloadConfig);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    unfollow();
+    void session.close().finally(() => process.exit(0));
+    // A close that hangs must not keep the process alive.
+    setTimeout(() => process.exit(0), 500).unref();
+  };
+  // The client closing stdin ends the session; kept-alive connections to the endpoint must not keep us alive.
+  process.stdin.once('end', stop);
+  process.stdin.once('close', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
