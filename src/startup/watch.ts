@@ -55,81 +55,69 @@ export function watchPaths(
   onChange: () => void,
   options: WatchOptions = {},
 ): () => void {
-  const start: StartWatch =
-    options.watch ?? ((dir, recursive, listener) => watch(dir, { persistent: false, recursive }, listener));
-  const warn = options.warn ?? ((line: string) => log(`graphql-mcp: ${line}`));
-  const absolute = paths.map((path) => resolve(path));
-  const watches = new Map<string, DirectoryWatch>();
-  let unwatchable = new Set<string>();
-  let settle: NodeJS.Timeout | undefined;
-  let due = 0;
-  let poll: NodeJS.Timeout | undefined;
-  let seen = '';
-  let stopped = false;
+  const watcher = new PathWatcher(
+    paths.map((path) => resolve(path)),
+    onChange,
+    options.watch ?? ((dir, recursive, listener) => watch(dir, { persistent: false, recursive }, listener)),
+    options.warn ?? ((line: string) => log(`graphql-mcp: ${line}`)),
+  );
+  watcher.rescan();
+  return () => watcher.stop();
+}
 
-  const changed = () => {
-    if (stopped) return;
+/** The watches of a set of paths, looked at again after each burst of changes. */
+class PathWatcher {
+  readonly #watches = new Map<string, DirectoryWatch>();
+  /** Directories that exist but could not be watched at the last look: the paths are polled meanwhile. */
+  #unwatchable = new Set<string>();
+  #settle: NodeJS.Timeout | undefined;
+  /** When the burst under way is read at the latest. */
+  #due = 0;
+  #poll: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(
+    private readonly paths: readonly string[],
+    private readonly onChange: () => void,
+    private readonly start: StartWatch,
+    private readonly warn: (line: string) => void,
+  ) {}
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#settle);
+    clearInterval(this.#poll);
+    for (const known of this.#watches.values()) known.watcher.close();
+    this.#watches.clear();
+  }
+
+  /** Something changed: read the paths once the burst has settled (or lasted too long). */
+  changed(): void {
+    if (this.#stopped) return;
     const now = Date.now();
-    if (settle === undefined) due = now + LONGEST_BURST_MS;
-    clearTimeout(settle);
-    settle = setTimeout(settled, Math.max(0, Math.min(SETTLE_MS, due - now)));
-    settle.unref();
-  };
-  const settled = () => {
-    settle = undefined;
-    rescan();
-    onChange();
-  };
+    if (this.#settle === undefined) this.#due = now + LONGEST_BURST_MS;
+    clearTimeout(this.#settle);
+    this.#settle = setTimeout(
+      () => {
+        this.#settle = undefined;
+        this.rescan();
+        this.onChange();
+      },
+      Math.max(0, Math.min(SETTLE_MS, this.#due - now)),
+    );
+    this.#settle.unref();
+  }
 
-  const heard = (dir: string, name: string | null) => {
-    const known = watches.get(dir);
-    if (known === undefined) return;
-    if (typeof known.scope === 'string' || name === null || known.scope.has(name)) changed();
-    // The directory itself moved or removed (Linux says so with its own name): where it was must be looked at.
-    else if (identity(dir) !== known.id) changed();
-  };
-
-  /** Watches `dir` (again if it was replaced) for `scope`; false when it exists but cannot be watched. */
-  const ensure = (dir: string, scope: Scope): boolean => {
-    const id = identity(dir);
-    const known = watches.get(dir);
-    if (known !== undefined && known.id === id && (known.scope === 'tree') === (scope === 'tree')) {
-      known.scope = scope;
-      return true;
-    }
-    if (known !== undefined) {
-      known.watcher.close();
-      watches.delete(dir);
-    }
-    // Gone meanwhile: the watch of its parent tells when it is back.
-    if (id === undefined) return true;
-    try {
-      const watcher = start(dir, scope === 'tree', (_event, name) => heard(dir, name));
-      watcher.on('error', () => {
-        watcher.close();
-        if (watches.get(dir)?.watcher === watcher) watches.delete(dir);
-        changed();
-      });
-      watches.set(dir, { watcher, id, scope });
-      return true;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      if (!unwatchable.has(dir)) {
-        warn(`cannot watch ${dir} (${code}): looking for changes every ${POLL_MS / 1000} s instead`);
-      }
-      return false;
-    }
-  };
-
-  const rescan = () => {
-    if (stopped) return;
+  /** Looks at the paths again: watches what is there now, drops the watches of what is gone. */
+  rescan(): void {
+    if (this.#stopped) return;
     // Each path's nearest existing directory, watched for the entry that leads to the path (to its real
     // path too, when it is a symbolic link: the target may change without the link changing).
-    const anchors = new Map<string, Set<string>>();
-    const targets = absolute.flatMap((path) => {
+    const targets = this.paths.flatMap((path) => {
       const real = realPath(path);
       return real === path ? [path] : [path, real];
     });
+    const anchors = new Map<string, Set<string>>();
     const anchored = targets.map((target) => {
       const [dir, name] = anchorOf(target);
       anchors.set(dir, (anchors.get(dir) ?? new Set()).add(name));
@@ -139,59 +127,98 @@ export function watchPaths(
     const failed = new Set<string>();
     const keep = (dir: string, scope: Scope) => {
       scopes.set(dir, scope);
-      if (!ensure(dir, scope)) failed.add(dir);
+      if (!this.#ensure(dir, scope)) failed.add(dir);
     };
     for (const [dir, names] of anchors) keep(dir, names);
-    // Watched before listed: a subdirectory made meanwhile is either listed or heard of.
-    const walk = (dir: string) => {
-      if (typeof scopes.get(dir) === 'string') return;
-      keep(dir, 'all');
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) if (entry.isDirectory()) walk(join(dir, entry.name));
-    };
-    for (const path of absolute) {
+    for (const path of this.paths) {
       if (identity(path) === undefined) continue;
       if (NATIVE_RECURSIVE) keep(path, 'tree');
-      else walk(path);
+      else walk(path, scopes, keep);
     }
-
-    for (const [dir, known] of watches) {
+    for (const [dir, known] of this.#watches) {
       if (!scopes.has(dir)) {
         known.watcher.close();
-        watches.delete(dir);
+        this.#watches.delete(dir);
       }
     }
-    unwatchable = failed;
-    clearInterval(poll);
-    poll = undefined;
-    if (failed.size > 0) {
-      seen = fingerprint(absolute);
-      poll = setInterval(() => {
-        const now = fingerprint(absolute);
-        if (now !== seen) {
-          seen = now;
-          changed();
-        }
-      }, POLL_MS);
-      poll.unref();
-    }
+    this.#unwatchable = failed;
+    this.#pollWhile(failed.size > 0);
     // A path made between finding its nearest directory and watching that directory was heard by no one.
-    if (targets.some((target, i) => anchorOf(target)[0] !== anchored[i])) changed();
-  };
+    if (targets.some((target, i) => anchorOf(target)[0] !== anchored[i])) this.changed();
+  }
 
-  rescan();
-  return () => {
-    stopped = true;
-    clearTimeout(settle);
-    clearInterval(poll);
-    for (const known of watches.values()) known.watcher.close();
-    watches.clear();
-  };
+  /** Watches `dir` (again if it was replaced) for `scope`; false when it exists but cannot be watched. */
+  #ensure(dir: string, scope: Scope): boolean {
+    const id = identity(dir);
+    const known = this.#watches.get(dir);
+    if (known !== undefined && known.id === id && (known.scope === 'tree') === (scope === 'tree')) {
+      known.scope = scope;
+      return true;
+    }
+    if (known !== undefined) {
+      known.watcher.close();
+      this.#watches.delete(dir);
+    }
+    // Gone meanwhile: the watch of its parent tells when it is back.
+    if (id === undefined) return true;
+    try {
+      const watcher = this.start(dir, scope === 'tree', (_event, name) => this.#heard(dir, name));
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.#watches.get(dir)?.watcher === watcher) this.#watches.delete(dir);
+        this.changed();
+      });
+      this.#watches.set(dir, { watcher, id, scope });
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      if (!this.#unwatchable.has(dir)) {
+        this.warn(`cannot watch ${dir} (${code}): looking for changes every ${POLL_MS / 1000} s instead`);
+      }
+      return false;
+    }
+  }
+
+  #heard(dir: string, name: string | null): void {
+    const known = this.#watches.get(dir);
+    if (known === undefined) return;
+    if (typeof known.scope === 'string' || name === null || known.scope.has(name)) this.changed();
+    // The directory itself moved or removed (Linux says so with its own name): where it was must be looked at.
+    else if (identity(dir) !== known.id) this.changed();
+  }
+
+  /** Compares the paths with what they were every POLL_MS while some directory cannot be watched. */
+  #pollWhile(needed: boolean): void {
+    clearInterval(this.#poll);
+    this.#poll = undefined;
+    if (!needed) return;
+    let seen = fingerprint(this.paths);
+    this.#poll = setInterval(() => {
+      const now = fingerprint(this.paths);
+      if (now !== seen) {
+        seen = now;
+        this.changed();
+      }
+    }, POLL_MS);
+    this.#poll.unref();
+  }
+}
+
+/** Keeps `dir` and every directory under it watched whole; watched before listed, so that none made meanwhile is missed. */
+function walk(
+  dir: string,
+  scopes: ReadonlyMap<string, Scope>,
+  keep: (dir: string, scope: Scope) => void,
+): void {
+  if (typeof scopes.get(dir) === 'string') return;
+  keep(dir, 'all');
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) if (entry.isDirectory()) walk(join(dir, entry.name), scopes, keep);
 }
 
 /** The directory at `path` (device and inode), or undefined when there is none. */
