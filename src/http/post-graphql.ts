@@ -7,6 +7,14 @@ import { letInputIn } from '../time-slice.js';
 import { VERSION } from '../version.js';
 import { describeEndpoint } from './endpoint.js';
 import { HeaderSet } from './headers.js';
+import {
+  apolloHash,
+  persistedAdvice,
+  persistedAnswer,
+  registrable,
+  type PersistedDocument,
+  type PersistedProtocol,
+} from './persisted.js';
 import { thousands } from '../thousands.js';
 
 /** One GraphQL request over HTTP. */
@@ -14,9 +22,11 @@ export interface GraphQLRequest {
   readonly endpoint: URL;
   /** The caller's headers; they replace the defaults of the same name. */
   readonly headers: HeaderSet;
-  /** `{query, variables, operationName}` as JSON. */
-  readonly body: string;
-  /** Total deadline: connect, headers and the whole body. */
+  /** What to run. */
+  readonly operation: GraphQLOperation;
+  /** How the API takes requests; without it, whole documents by POST (GET where a 405 asks for it). */
+  readonly protocol?: ApiProtocol;
+  /** Total deadline: connect, headers and the whole body, across every request of the exchange. */
   readonly timeoutMs: number;
   /** Largest decoded body accepted. */
   readonly maxBytes: number;
@@ -36,10 +46,47 @@ export interface GraphQLRequest {
   readonly checkHop?: (target: URL) => string | undefined;
 }
 
+/** What a request runs: a document and its operation, or the trusted document it is. */
+export interface GraphQLOperation {
+  /** The document, as sent whole (the checked document as graphql-js prints it). */
+  readonly query: string;
+  /** The operation to run, where the document holds several. */
+  readonly operationName?: string | undefined;
+  /** The variables as JSON, serialised by the caller (which knows when that is long work), or undefined. */
+  readonly variables?: string | undefined;
+  /**
+   * `query` for a query whose document holds no mutation, the only kind that may go by GET (and be sent again
+   * by GET after a 405); `mutation` for anything else.
+   */
+  readonly kind: 'query' | 'mutation';
+  /** The trusted document it is (a manifest's), sent by id where the API takes ids. */
+  readonly persisted?: PersistedDocument | undefined;
+}
+
+/** How one API takes requests: each member has a default that every GraphQL server accepts. */
+export interface ApiProtocol {
+  /**
+   * How queries travel (mutations always by POST): `auto`, by POST, and by GET to an endpoint that has answered a
+   * POST with 405 and an Allow header listing GET (remembered for the process); `get`, by GET (by POST when the
+   * URL would be longer than MAX_GET_URL); `post`, never by GET.
+   * @default 'auto'
+   */
+  readonly method?: 'auto' | 'get' | 'post';
+  /** How a trusted document is sent by id (see PersistedProtocol); undefined sends every document whole. */
+  readonly persisted?: PersistedProtocol | undefined;
+  /** The API runs only trusted documents: one without an id is refused before anything is sent. */
+  readonly trustedOnly?: boolean;
+}
+
 /** A GraphQL response: an object with `data` (object or null) and/or a non-empty `errors` array. */
 export interface GraphQLResponse {
   readonly status: number;
   readonly result: Record<string, unknown>;
+  /**
+   * What the response's errors mean, when they are about persisted documents (the API runs only trusted ones,
+   * does not know an id, …), and what to do; for a note beside the result.
+   */
+  readonly advice?: string;
 }
 
 /**
@@ -54,6 +101,19 @@ const BODY_PREVIEW_CHARS = 200;
 
 /** A body this many characters long (milliseconds to encode) is written in a turn of its own. */
 const LARGE_BODY = 1_000_000;
+
+/**
+ * The longest URL sent by GET, in characters: 8 KiB, what common servers and proxies take in a request line
+ * (nginx's and Apache's default buffers); a longer request goes by POST where the endpoint takes POST.
+ */
+export const MAX_GET_URL = 8 * 1024;
+
+/**
+ * Endpoints (by href) that answered a POST with 405 and an Allow header listing GET, with that header: their
+ * queries go by GET from then on. Bounded, since a model chooses endpoints: the oldest is forgotten first.
+ */
+const getOnly = new Map<string, string>();
+const MAX_GET_ONLY = 256;
 
 const DEFAULT_HEADERS = HeaderSet.of({
   'Content-Type': 'application/json',
@@ -101,21 +161,26 @@ class Stop {
 }
 
 /**
- * POSTs a GraphQL request and classifies what comes back. Resolves with any GraphQL response, whatever
- * its HTTP status; everything else is a ToolError (TIMEOUT, NETWORK_ERROR, HTTP_ERROR, INVALID_RESPONSE,
- * RESPONSE_TOO_LARGE, CANCELLED). Node's http module rather than fetch: on a busy server fetch's web
- * streams and per-request objects cost more than the rest of a tool call together.
+ * Sends a GraphQL request (by POST, or GET and by id as the API takes them) and classifies what comes back.
+ * Resolves with any GraphQL response, whatever its HTTP status; everything else is a ToolError (TIMEOUT,
+ * NETWORK_ERROR, HTTP_ERROR, INVALID_RESPONSE, RESPONSE_TOO_LARGE, CANCELLED; OPERATION_NOT_FOUND for a document
+ * an API of trusted documents only would refuse, INVALID_INPUT for a query too long for a GET-only endpoint).
+ * Node's http module rather than fetch: on a busy server fetch's web streams and per-request objects cost more
+ * than the rest of a tool call together.
  */
 export async function postGraphQL(request: GraphQLRequest): Promise<GraphQLResponse> {
+  const refused = wholeDocumentRefused(request.endpoint, request.protocol, request.operation);
+  if (refused !== undefined) throw refused;
   const stop = new Stop();
   const timer = setTimeout(() => stop.stop(deadlineError(request)), request.timeoutMs);
   const cancel = () => stop.stop(new Cancelled());
   if (request.signal?.aborted) cancel();
   request.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const response = await postFollowingRedirects(request, stop);
-    const text = await readBody(response, request.maxBytes, stop);
-    return classify(response, text, request.redact);
+    const { operation, protocol } = request;
+    const persisted = protocol?.persisted === undefined ? undefined : operation.persisted;
+    if (persisted === undefined) return advised(await send(request, { query: operation.query }, stop), false);
+    return await byId(request, persisted, stop);
   } catch (error) {
     const reason = stop.reason;
     if (reason instanceof ToolError) throw reason;
@@ -135,20 +200,190 @@ function deadlineError(request: GraphQLRequest): ToolError {
   );
 }
 
-// Redirects are followed by hand: only within the endpoint's origin, so that credentials never follow
-// a redirect elsewhere, and only where the caller's checkHop lets them go (a path-scoped allow-list), and
-// re-POSTing the same body, which is what a GraphQL client means.
-async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Promise<IncomingMessage> {
-  // Sent as a string, whose Content-Length node:http works out itself: it writes a head and a string body
-  // in one write, a Buffer body in two.
-  const body = request.body;
-  const headers = Object.fromEntries(DEFAULT_HEADERS.merge(request.headers).entries());
+/**
+ * OPERATION_NOT_FOUND when the API runs only trusted documents and this one would be sent whole, else undefined:
+ * for the tools to ask before anything else happens (a mutation's question included), and checked again here.
+ */
+export function wholeDocumentRefused(
+  endpoint: URL,
+  protocol: ApiProtocol | undefined,
+  operation: Pick<GraphQLOperation, 'persisted'>,
+): ToolError | undefined {
+  if (protocol?.trustedOnly !== true) return undefined;
+  if (protocol.persisted !== undefined && operation.persisted !== undefined) return undefined;
+  return new ToolError(
+    'OPERATION_NOT_FOUND',
+    `${describeEndpoint(endpoint)} runs only trusted documents (persisted operations), and this document is not one of them, so it was not sent: run one of the operation tools this server offers for the API instead`,
+  );
+}
+
+/** What one request carries besides the operation's variables and name: the document, or an id, and extensions. */
+interface Payload {
+  readonly query?: string;
+  /** The member holding a trusted document's id, and the id. */
+  readonly idMember?: 'documentId' | 'doc_id';
+  readonly id?: string;
+  /** As JSON. */
+  readonly extensions?: string;
+}
+
+/** The requests of a trusted document sent by id (with Apollo's registration where the API asks for it). */
+async function byId(
+  request: GraphQLRequest,
+  persisted: PersistedDocument,
+  stop: Stop,
+): Promise<GraphQLResponse> {
+  const { operation, protocol } = request;
+  if (protocol!.persisted !== 'apollo') {
+    const idMember = protocol!.persisted as 'documentId' | 'doc_id';
+    return advised(await send(request, { idMember, id: persisted.id }, stop), true);
+  }
+  const extensions = `{"persistedQuery":{"version":1,"sha256Hash":${JSON.stringify(apolloHash(persisted.id))}}}`;
+  const first = await send(request, { extensions }, stop);
+  const answer = Array.isArray(first.result.errors) ? persistedAnswer(first.result) : undefined;
+  // Automatic persisted queries: the API does not know the hash yet and takes the document with it. Only a
+  // document whose id is its SHA-256 can be registered so (the API checks that it is).
+  if (answer === 'unregistered' && registrable(persisted.id)) {
+    return advised(await send(request, { query: persisted.text, extensions }, stop), true);
+  }
+  // An API without persisted queries runs the document sent whole, unless it is said to run only trusted ones.
+  if (answer === 'unsupported' && protocol?.trustedOnly !== true) {
+    return advised(await send(request, { query: operation.query }, stop), false);
+  }
+  return answer === undefined ? first : { ...first, advice: persistedAdvice(answer, true) };
+}
+
+/** The response, with what its errors say about persisted documents. */
+function advised(response: GraphQLResponse, byId: boolean): GraphQLResponse {
+  if (!Array.isArray(response.result.errors)) return response;
+  const answer = persistedAnswer(response.result);
+  return answer === undefined ? response : { ...response, advice: persistedAdvice(answer, byId) };
+}
+
+/**
+ * One request of the exchange, by GET or POST: a query by GET where the API wants it (see ApiProtocol.method),
+ * everything else by POST; a POST answered 405 with GET allowed is sent again by GET, and the endpoint remembered.
+ */
+async function send(request: GraphQLRequest, payload: Payload, stop: Stop): Promise<GraphQLResponse> {
+  const { endpoint, operation } = request;
+  const method = request.protocol?.method ?? 'auto';
+  if (operation.kind === 'query' && method !== 'post') {
+    const learnt = getOnly.size > 0 && getOnly.has(endpoint.href);
+    if (learnt || method === 'get') {
+      const url = getUrl(endpoint, payload, operation);
+      if (url.length <= MAX_GET_URL) return readGet(request, await get(request, url, stop), stop);
+      if (learnt) throw tooLongForGet(endpoint, url.length, getOnly.get(endpoint.href)!);
+    }
+  }
+  const body = postBody(payload, operation);
   // Encoding megabytes and writing them to the socket take milliseconds: a turn apart, so that pings and
   // cancellations are not kept waiting.
   if (body.length >= LARGE_BODY) await letInputIn();
-  let url = request.endpoint;
+  const response = await followingRedirects(request, request.endpoint, 'POST', body, stop);
+  if (response.statusCode === 405 && operation.kind === 'query' && method !== 'post') {
+    const allow = allowed(response);
+    if (/\bGET\b/i.test(allow)) {
+      response.resume();
+      remember(endpoint, allow);
+      const url = getUrl(endpoint, payload, operation);
+      if (url.length > MAX_GET_URL) throw tooLongForGet(endpoint, url.length, allow);
+      return readGet(request, await get(request, url, stop), stop);
+    }
+  }
+  const text = await readBody(response, request.maxBytes, stop);
+  return classify(response, text, request, 'POST');
+}
+
+/** The response to a GET, read and classified. */
+async function readGet(
+  request: GraphQLRequest,
+  response: IncomingMessage,
+  stop: Stop,
+): Promise<GraphQLResponse> {
+  // An endpoint that no longer takes GET is asked by POST again next time.
+  if (response.statusCode === 405) getOnly.delete(request.endpoint.href);
+  const text = await readBody(response, request.maxBytes, stop);
+  return classify(response, text, request, 'GET');
+}
+
+function remember(endpoint: URL, allow: string): void {
+  if (getOnly.size >= MAX_GET_ONLY) getOnly.delete(getOnly.keys().next().value!);
+  getOnly.set(endpoint.href, allow);
+}
+
+/** The methods a 405 response allows, as its Allow header lists them (letters, commas and spaces only). */
+function allowed(response: IncomingMessage): string {
+  return String(response.headers.allow ?? '')
+    .replace(/[^A-Za-z, ]/g, '')
+    .trim()
+    .slice(0, 100);
+}
+
+function tooLongForGet(endpoint: URL, length: number, allow: string): ToolError {
+  return new ToolError(
+    'INVALID_INPUT',
+    `${describeEndpoint(endpoint)} takes queries by GET only (it answered a POST with 405, allowing ${allow}), and this one would need a URL of ${thousands(length)} characters, more than the ${thousands(MAX_GET_URL)} a GET may have; nothing was sent: send a shorter document or smaller variables`,
+  );
+}
+
+/** The POST body: the payload, the variables and the operation's name, as one JSON object. */
+function postBody(payload: Payload, operation: GraphQLOperation): string {
+  // Written out rather than JSON.stringify of an object: the variables are JSON already. The document or the
+  // id comes first; Apollo's hash alone has neither.
+  let body =
+    payload.query !== undefined
+      ? `{"query":${JSON.stringify(payload.query)}`
+      : payload.id !== undefined
+        ? `{"${payload.idMember}":${JSON.stringify(payload.id)}`
+        : '{"extensions":' + payload.extensions!;
+  if (operation.variables !== undefined) body += `,"variables":${operation.variables}`;
+  if (operation.operationName !== undefined) {
+    body += `,"operationName":${JSON.stringify(operation.operationName)}`;
+  }
+  if (payload.extensions !== undefined && (payload.query !== undefined || payload.id !== undefined)) {
+    body += `,"extensions":${payload.extensions}`;
+  }
+  return `${body}}`;
+}
+
+/**
+ * The URL of a GET, as GraphQL over HTTP has it: the parameters in the query string, form-encoded, after any the
+ * endpoint has; variables and extensions as JSON; those without a value left out (no variables for `{}`).
+ */
+function getUrl(endpoint: URL, payload: Payload, operation: GraphQLOperation): string {
+  const params = new URLSearchParams();
+  if (payload.query !== undefined) params.append('query', payload.query);
+  if (payload.id !== undefined) params.append(payload.idMember!, payload.id);
+  if (operation.operationName !== undefined) params.append('operationName', operation.operationName);
+  if (operation.variables !== undefined && operation.variables !== '{}') {
+    params.append('variables', operation.variables);
+  }
+  if (payload.extensions !== undefined) params.append('extensions', payload.extensions);
+  const base = endpoint.origin + endpoint.pathname + endpoint.search;
+  return `${base}${endpoint.search === '' ? '?' : '&'}${params.toString()}`;
+}
+
+/** A GET of `url`, following redirects as a POST does. */
+function get(request: GraphQLRequest, url: string, stop: Stop): Promise<IncomingMessage> {
+  return followingRedirects(request, new URL(url), 'GET', undefined, stop);
+}
+
+// Redirects are followed by hand: only within the endpoint's origin, so that credentials never follow
+// a redirect elsewhere, and only where the caller's checkHop lets them go (a path-scoped allow-list), and
+// sending the same request again, which is what a GraphQL client means (a POST stays a POST).
+async function followingRedirects(
+  request: GraphQLRequest,
+  start: URL,
+  method: 'GET' | 'POST',
+  body: string | undefined,
+  stop: Stop,
+): Promise<IncomingMessage> {
+  // The same headers for GET as for POST, Content-Type included although a GET has no body: Apollo Server's
+  // CSRF prevention refuses a GET without a non-simple Content-Type (or a header of its own).
+  const headers = Object.fromEntries(DEFAULT_HEADERS.merge(request.headers).entries());
+  let url = start;
   for (let hop = 0; ; hop++) {
-    const response = await post(url, headers, body, stop, request.retryable ?? false);
+    const response = await exchangeOnce(url, method, headers, body, stop, request.retryable ?? false);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (status < 300 || status > 399 || location === undefined) return response;
@@ -185,11 +420,12 @@ async function postFollowingRedirects(request: GraphQLRequest, stop: Stop): Prom
   }
 }
 
-/** One POST; resolves when the response headers arrive. */
-async function post(
+/** One request; resolves when the response headers arrive. */
+async function exchangeOnce(
   url: URL,
+  method: 'GET' | 'POST',
   headers: Readonly<Record<string, string>>,
-  body: string,
+  body: string | undefined,
   stop: Stop,
   retryable: boolean,
 ): Promise<IncomingMessage> {
@@ -197,7 +433,7 @@ async function post(
     url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
   return new Promise((resolve, reject) => {
     if (stop.reason !== undefined) return reject(stop.reason);
-    const req = request({ ...urlToHttpOptions(url), method: 'POST', headers, agent });
+    const req = request({ ...urlToHttpOptions(url), method, headers, agent });
     // Stopped here until the response arrives (readBody stops the body), rather than given a signal to
     // node:http, which watches the request's whole life for it with a handful of listeners.
     const ended = stop.during((reason) => req.destroy(reason));
@@ -209,9 +445,11 @@ async function post(
       ended();
       // A pooled connection the server closed while idle fails at once; the request never reached it.
       if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined) {
-        post(url, headers, body, stop, false).then(resolve, reject);
+        exchangeOnce(url, method, headers, body, stop, false).then(resolve, reject);
       } else reject(error);
     });
+    // Sent as a string, whose Content-Length node:http works out itself: it writes a head and a string body
+    // in one write, a Buffer body in two.
     req.end(body);
   });
 }
@@ -302,22 +540,42 @@ function tooLarge(maxBytes: number): ToolError {
 }
 
 /** What a status the model can act on means (401 and 403 get the credentials' advice from the tools). */
-function statusAdvice(status: number, response: IncomingMessage): string {
+function statusAdvice(
+  status: number,
+  response: IncomingMessage,
+  method: 'GET' | 'POST',
+  kind: GraphQLOperation['kind'],
+  setting: ApiProtocol['method'],
+): string {
   if (status === 404)
     return '. Nothing answers at this path: check the endpoint URL (GraphQL is often at /graphql)';
-  if (status === 405) {
-    const allow = String(response.headers.allow ?? '')
-      .replace(/[^A-Za-z, ]/g, '')
-      .slice(0, 100);
-    return `. The endpoint does not accept POST${allow === '' ? '' : ` (it allows ${allow})`}: check the endpoint URL`;
+  if (status !== 405) return '';
+  const allow = allowed(response);
+  if (method === 'GET') {
+    // Its Allow header listing GET while GET is refused too: the URL serves no GraphQL.
+    return allow !== '' && /\bGET\b/i.test(allow)
+      ? `. The endpoint refused POST and then GET although it lists ${allow} as allowed: nothing here takes GraphQL requests; check the endpoint URL`
+      : `. The endpoint does not accept GET${allow === '' ? '' : ` (it allows ${allow})`}: this API's queries should be sent by POST`;
   }
-  return '';
+  if (allow === '') {
+    return '. The endpoint does not accept POST and does not say which methods it does (no Allow header): check the endpoint URL';
+  }
+  if (!/\bGET\b/i.test(allow)) {
+    return `. The endpoint does not accept POST; it allows ${allow}, none of which carries a GraphQL request: check the endpoint URL`;
+  }
+  if (kind === 'mutation') {
+    return `. The endpoint does not accept POST (it allows ${allow}): it takes queries by GET, and a mutation is never sent by GET (GraphQL over HTTP forbids it), so this endpoint cannot run mutations`;
+  }
+  return setting === 'post'
+    ? `. The endpoint does not accept POST (it allows ${allow}), and this API is set to send queries by POST only: its operator should let its queries go by GET`
+    : `. The endpoint does not accept POST (it allows ${allow})`;
 }
 
 function classify(
   response: IncomingMessage,
   text: string,
-  redact: (text: string) => string = (same) => same,
+  request: GraphQLRequest,
+  method: 'GET' | 'POST',
 ): GraphQLResponse {
   const status = response.statusCode ?? 0;
   let parsed: unknown;
@@ -339,7 +597,8 @@ function classify(
 
   const contentType = response.headers['content-type'] ?? 'none';
   // Redacted before it is cut, so that no part of a secret is left at the cut.
-  const preview = redact(text.slice(0, 64 * 1024))
+  const start = text.slice(0, 64 * 1024);
+  const preview = (request.redact === undefined ? start : request.redact(start))
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, BODY_PREVIEW_CHARS);
@@ -349,7 +608,7 @@ function classify(
     const line = `${status} ${response.statusMessage ?? ''}`.trim();
     throw new ToolError(
       'HTTP_ERROR',
-      `HTTP ${line} with content type ${contentType} and ${body}${statusAdvice(status, response)}`,
+      `HTTP ${line} with content type ${contentType} and ${body}${statusAdvice(status, response, method, request.operation.kind, request.protocol?.method)}`,
       { status },
     );
   }

@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
+import { publishedSchema, scalarMismatch, type JsonSchema, type Scalars } from './scalars.js';
 
 // An operation tool's inputs are its variables, described as JSON Schema from the schema's types, so that a
 // model fills them in as it would any tool's: scalars, enums with their values, input objects with their
@@ -21,9 +22,8 @@ import {
 // rules and their sources): one type per node; a nullable property as `anyOf` of its type and
 // `{"type": "null"}`; array items of one type; no `additionalProperties`, `$ref` or `$defs`. Where that says
 // less than GraphQL (a list's null items, an input object inside itself, a custom scalar, unknown fields),
-// the variables are still coerced against the schema before anything is sent (load.ts).
-
-type JsonSchema = Record<string, unknown>;
+// the variables are still coerced against the schema before anything is sent (load.ts). A custom scalar is
+// typed by the API's scalar map (scalars.ts), else a string.
 
 const SCALARS: Record<string, JsonSchema> = {
   Int: { type: 'integer' },
@@ -34,11 +34,16 @@ const SCALARS: Record<string, JsonSchema> = {
 };
 
 const NULL: JsonSchema = { type: 'null' };
+const NO_SCALARS: Scalars = new Map();
 
-/** The JSON Schema of an operation's variables: an object with one property per variable. */
+/**
+ * The JSON Schema of an operation's variables: an object with one property per variable; `scalars` types the
+ * custom scalars it names (the others are strings).
+ */
 export function variablesSchema(
   schema: GraphQLSchema,
   definitions: readonly VariableDefinitionNode[],
+  scalars: Scalars = NO_SCALARS,
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -48,7 +53,7 @@ export function variablesSchema(
     // Validation at start-up has made sure every variable's type exists.
     if (type === undefined) continue;
     const given = definition.defaultValue;
-    properties[name] = propertySchema(type, new Set(), {
+    properties[name] = propertySchema(type, new Set(), scalars, {
       default: given === undefined ? undefined : valueFromASTUntyped(given),
     });
     if (isNonNullType(type) && given === undefined) required.push(name);
@@ -63,22 +68,38 @@ export function variablesSchema(
 function propertySchema(
   type: GraphQLInputType,
   seen: ReadonlySet<string>,
+  scalars: Scalars,
   said: { description?: string | null | undefined; default?: unknown },
 ): JsonSchema {
-  const { description, ...value } = typeSchema(isNonNullType(type) ? type.ofType : type, seen);
-  const property: JsonSchema = isNonNullType(type) ? value : { anyOf: [value, NULL] };
+  const { description, ...value } = typeSchema(isNonNullType(type) ? type.ofType : type, seen, scalars);
+  const property: JsonSchema = isNonNullType(type) ? value : nullable(value);
   const text = said.description || description;
   if (text) property.description = text;
   if (said.default !== undefined) property.default = said.default;
   return property;
 }
 
+/** A union with null; a scalar's own union (JSON's) takes null as one more branch, not as a union inside one. */
+function nullable(value: JsonSchema): JsonSchema {
+  if (!Array.isArray(value.anyOf)) return { anyOf: [value, NULL] };
+  const branches = value.anyOf as JsonSchema[];
+  return branches.some((branch) => branch.type === 'null') ? value : { ...value, anyOf: [...branches, NULL] };
+}
+
 /** `seen`: the input objects on the way here; one that contains itself is described, not expanded again. */
-function typeSchema(type: GraphQLNullableType & GraphQLInputType, seen: ReadonlySet<string>): JsonSchema {
-  // The items' own nullability is left unsaid: a union in `items` is what Gemini refuses.
+function typeSchema(
+  type: GraphQLNullableType & GraphQLInputType,
+  seen: ReadonlySet<string>,
+  scalars: Scalars,
+): JsonSchema {
+  // The items' own nullability is left unsaid: a union in `items` is what Gemini refuses, so a scalar that is
+  // a union (JSON) gives its items its first branch but null (the check still takes every value it takes).
   if (isListType(type)) {
     const item = type.ofType as GraphQLInputType;
-    return { type: 'array', items: typeSchema(isNonNullType(item) ? item.ofType : item, seen) };
+    const { anyOf, ...items } = typeSchema(isNonNullType(item) ? item.ofType : item, seen, scalars);
+    if (!Array.isArray(anyOf)) return { type: 'array', items };
+    const first = (anyOf as JsonSchema[]).find((branch) => branch.type !== 'null');
+    return { type: 'array', items: { ...first, ...items } };
   }
   const description = type.description ?? undefined;
   const described = (schema: JsonSchema) => (description ? { ...schema, description } : schema);
@@ -100,7 +121,7 @@ function typeSchema(type: GraphQLNullableType & GraphQLInputType, seen: Readonly
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      properties[field.name] = propertySchema(field.type, inner, {
+      properties[field.name] = propertySchema(field.type, inner, scalars, {
         description: field.description,
         default: field.defaultValue,
       });
@@ -110,8 +131,73 @@ function typeSchema(type: GraphQLNullableType & GraphQLInputType, seen: Readonly
   }
   // The built-in scalars' descriptions say only what their JSON type says.
   if (isScalarType(type) && SCALARS[type.name] !== undefined) return { ...SCALARS[type.name]! };
-  // A custom scalar (DateTime, JSON, …): its value is written as a string, as its description says.
-  return { type: 'string', description: description ?? `A ${type.name}` };
+  const known = scalars.get(type.name);
+  // A custom scalar without a schema: its value is written as a string, as its description says.
+  if (known === undefined) return { type: 'string', description: description ?? `A ${type.name}` };
+  // The API's own words first; the map's when the API says nothing (a message of the check says the rest).
+  const { description: own, ...typed } = publishedSchema(known);
+  return { ...typed, description: description ?? (typeof own === 'string' ? own : `A ${type.name}`) };
+}
+
+/**
+ * Every variable value a scalar's schema refuses (the check graphql-js cannot make of a scalar read from
+ * introspection), each naming the input, its path and what was expected: INVALID_INPUT messages.
+ */
+export function scalarProblems(
+  schema: GraphQLSchema,
+  definitions: readonly VariableDefinitionNode[],
+  values: Readonly<Record<string, unknown>>,
+  scalars: Scalars,
+): string[] {
+  const problems: string[] = [];
+  if (scalars.size === 0) return problems;
+  for (const definition of definitions) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;
+    if (type !== undefined && values[name] !== undefined) {
+      checkValue(type, values[name], name, scalars, problems);
+    }
+  }
+  return problems;
+}
+
+/** Most problems one call reports. */
+const MAX_PROBLEMS = 10;
+
+function checkValue(
+  type: GraphQLInputType,
+  value: unknown,
+  path: string,
+  scalars: Scalars,
+  problems: string[],
+): void {
+  // Null and the shape of lists and input objects are graphql-js's to judge (load.ts coerces first).
+  if (value === null || value === undefined || problems.length >= MAX_PROBLEMS) return;
+  if (isNonNullType(type)) return checkValue(type.ofType, value, path, scalars, problems);
+  if (isListType(type)) {
+    const item = type.ofType as GraphQLInputType;
+    // A single value stands for a list of one, as GraphQL coerces it.
+    if (!Array.isArray(value)) return checkValue(item, value, path, scalars, problems);
+    for (const [i, element] of (value as unknown[]).entries()) {
+      checkValue(item, element, `${path}[${i}]`, scalars, problems);
+    }
+    return;
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) return;
+    for (const field of Object.values(type.getFields())) {
+      const given = (value as Record<string, unknown>)[field.name];
+      if (given !== undefined) checkValue(field.type, given, `${path}.${field.name}`, scalars, problems);
+    }
+    return;
+  }
+  const known = isScalarType(type) ? scalars.get(type.name) : undefined;
+  const wrong = known === undefined ? undefined : scalarMismatch(value, known);
+  if (wrong !== undefined) {
+    problems.push(
+      `input "${path}${wrong.path}" must be ${wrong.expected} (a ${type.name}${wrong.path === '' ? '' : ` at "${path}"`}), not ${wrong.got}.`,
+    );
+  }
 }
 
 // Gemini refuses an empty `properties` and a `required` name it does not list.

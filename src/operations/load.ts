@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import {
   getVariableValues,
   Kind,
@@ -20,7 +21,10 @@ import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, type AnalysedDocument } from '../graphql/operation.js';
 import { located } from '../graphql/schema-file.js';
 import { hintsForMessages } from '../graphql/validate.js';
-import { variablesSchema } from './input-schema.js';
+import type { PersistedDocument } from '../http/persisted.js';
+import { scalarProblems, variablesSchema } from './input-schema.js';
+import { readManifest, type ManifestOperation } from './manifest.js';
+import { DEFAULT_SCALARS, type Scalars } from './scalars.js';
 
 // --operations: the operator's own GraphQL operations, each named one a tool with typed inputs. Everything is
 // checked at start-up (and on each reload): every file parses, every operation validates against the schema
@@ -30,7 +34,7 @@ import { variablesSchema } from './input-schema.js';
 const RESERVED = new Set(['graphql_query', 'graphql_introspect']);
 /** MCP tool names: 1 to 128 of these characters (GraphQL names always are, but may be longer). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-const EXTENSIONS = new Set(['.graphql', '.gql']);
+const EXTENSIONS = new Set(['.graphql', '.gql', '.json']);
 
 /** A problem with the operation files: one line, naming the file (and line and column when known). */
 export class OperationsError extends Error {
@@ -44,6 +48,8 @@ export interface FixedOperation {
   readonly operation: OperationDefinitionNode;
   /** Whether the user confirms it before it runs (a mutation not marked as needing no question). */
   readonly confirm: boolean;
+  /** The trusted document it comes from (a manifest's), sent by id where the API takes ids. */
+  readonly persisted?: PersistedDocument;
 }
 
 /** One operation tool. */
@@ -76,18 +82,28 @@ export interface LoadOptions {
   readonly readOnly: boolean;
   /** Describes the endpoint in generated descriptions. */
   readonly endpointName: string;
+  /** The API's custom scalars, typed for the inputs and their check (scalars.ts). @default DEFAULT_SCALARS */
+  readonly scalars?: Scalars;
 }
 
 /** Reads, checks and turns into tools every named operation in these files and directories. */
 export function loadOperations(paths: readonly string[], options: LoadOptions): OperationSet {
   const files = paths.flatMap((path) => filesAt(path, EXTENSIONS, (message) => new OperationsError(message)));
   if (files.length === 0) {
-    throw new OperationsError(`${paths.join(', ')}: no .graphql or .gql files found`);
+    throw new OperationsError(`${paths.join(', ')}: no .graphql or .gql files or .json manifests found`);
   }
-  const operations: Array<{ node: OperationDefinitionNode; file: string }> = [];
+  const operations: Array<{ node: OperationDefinitionNode; file: string; manifest?: ManifestOperation }> = [];
   const fragments = new Map<string, { node: FragmentDefinitionNode; file: string }>();
+  const skipped: string[] = [];
   for (const file of files) {
     const text = readText(file);
+    if (extname(file).toLowerCase() === '.json') {
+      const manifest = readManifest(file, text, paths.includes(file), (line) => new OperationsError(line));
+      for (const operation of manifest.operations)
+        operations.push({ node: operation.node, file, manifest: operation });
+      skipped.push(...manifest.skipped);
+      continue;
+    }
     let definitions: readonly DefinitionNode[];
     try {
       definitions = parse(new Source(text, file)).definitions;
@@ -120,11 +136,11 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
   }
 
   const tools: OperationTool[] = [];
-  const skipped: string[] = [];
   const names = new Map<string, string>();
-  for (const { node, file } of operations) {
+  const scalars = options.scalars ?? DEFAULT_SCALARS;
+  for (const { node, file, manifest } of operations) {
     const name = node.name!.value;
-    const where = `${file}:${node.loc?.startToken.line ?? 1}`;
+    const where = manifest?.where ?? `${file}:${node.loc?.startToken.line ?? 1}`;
     if (node.operation === 'subscription') {
       throw new OperationsError(`${where}: ${name} is a subscription, which a tool cannot serve`);
     }
@@ -138,7 +154,7 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
       throw new OperationsError(`${where}: the operation name ${name} is used twice (also at ${known})`);
     names.set(name, where);
 
-    const used = fragmentsUsedBy(node, fragments, where);
+    const used = fragmentsUsedBy(node, manifest?.fragments ?? fragments, where);
     const errors = validate(options.schema, { kind: 'Document', definitions: [node, ...used] } as never);
     if (errors.length > 0) throw new OperationsError(located(file, errors[0]!, `${name}: `));
     const printed = [node, ...used].map((definition) => print(definition));
@@ -162,14 +178,15 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
       description: describe(node, comments, options),
       kind: node.operation,
       confirm: node.operation === 'mutation' && !comments.some((line) => NO_CONFIRM.test(line)),
-      inputSchema: variablesSchema(options.schema, node.variableDefinitions ?? []),
+      inputSchema: variablesSchema(options.schema, node.variableDefinitions ?? [], scalars),
       where,
       source: printed.join('\n\n'),
       document,
       operation,
+      persisted: manifest?.persisted,
     });
   }
-  return { tools, skipped, variablesOf: (tool, args) => coerce(options.schema, tool, args) };
+  return { tools, skipped, variablesOf: (tool, args) => coerce(options.schema, tool, args, scalars) };
 }
 
 function readText(file: string): string {
@@ -251,6 +268,7 @@ function coerce(
   schema: GraphQLSchema,
   tool: OperationTool,
   args: Record<string, unknown>,
+  scalars: Scalars,
 ): Record<string, unknown> {
   const definitions = tool.operation.variableDefinitions ?? [];
   const known = definitions.map((definition) => definition.variable.name.value);
@@ -273,7 +291,11 @@ function coerce(
     Object.entries(args).filter(([name, value]) => value !== null || !nonNull.has(name)),
   );
   const result = getVariableValues(schema, definitions, given, { maxErrors: 10 });
-  if (result.errors === undefined) return given;
+  if (result.errors === undefined) {
+    const problems = scalarProblems(schema, definitions, given, scalars);
+    if (problems.length === 0) return given;
+    throw new ToolError('INVALID_INPUT', problems.join(' '));
+  }
   const messages = result.errors.map((error) => withType(error));
   const hints = hintsForMessages(
     schema,

@@ -1,6 +1,6 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { DEFAULT_API } from '../config/types.js';
+import { DEFAULT_API, type ApiConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { mutationQuestion, UnconfirmableMutation } from '../graphql/mutation-question.js';
@@ -19,7 +19,7 @@ import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
 import { jsonLengthAtLeast, letInputIn } from '../time-slice.js';
 import type { Call } from './call.js';
-import type { Confirm } from './confirmation.js';
+import type { Confirm, Decision } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
 import { knownSchema, loadSchema, withAdvice } from './schema-source.js';
 import { credentialAdvice, redirectRule, targetOf, withheldNotes, type CallTarget } from './target.js';
@@ -147,46 +147,16 @@ async function execute(
   const { endpoint } = target;
   const { config } = target.api;
   // 7. Complexity.
-  if (config.maxComplexity > 0) {
-    const complexity = measureComplexity(document, operation, config.maxComplexity);
-    if (complexity.value > config.maxComplexity) {
-      throw new ToolError(
-        'COMPLEXITY_LIMIT',
-        `the query selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than the limit of ${config.maxComplexity}; select fewer fields or split the query`,
-      );
-    }
-  }
-
+  checkComplexity(config, document, operation);
   call.notes = withheldNotes(target);
 
   // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
   const schema = await schemaToValidate(target, call, signal);
-  if (schema !== undefined) {
-    const problems = validateDocument(schema, document, operation, variables);
-    if (problems.length > 0) {
-      throw new ToolError(
-        'VALIDATION_FAILED',
-        `the document does not match the schema of ${describeEndpoint(endpoint)}, so it was not sent: ` +
-          problems.map((problem, i) => `${i + 1}) ${problem}`).join(' '),
-      );
-    }
-  }
+  if (schema !== undefined) checkAgainstSchema(schema, plan);
 
   // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
   if (plan.confirm !== undefined) {
-    const decision = await plan.confirm({
-      question: question(plan, call),
-      call: [
-        plan.tool,
-        config.name,
-        endpoint.href,
-        document.text,
-        operationName ?? null,
-        variables ?? null,
-        target.own.entries(),
-      ],
-      policy: config.mutations,
-    });
+    const decision = await decide(plan, plan.confirm, call);
     if (decision.kind === 'ask') return decision.result;
     if (decision.kind === 'refuse') throw decision.error;
     if (decision.note !== undefined) call.notes = [...call.notes, decision.note];
@@ -196,13 +166,18 @@ async function execute(
   // each gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
   const large = jsonLengthAtLeast(variables, LARGE_VARIABLES);
   if (large) await letInputIn();
-  // The document as analysed, printed from its tree: what was checked is what is sent.
-  const body = serialise({ query: document.text, variables, operationName });
+  const json = variables === undefined ? undefined : serialise(variables);
   if (large) await letInputIn();
   const { status, result } = await postGraphQL({
     endpoint,
     headers: target.headers,
-    body,
+    // The document as analysed, printed from its tree: what was checked is what is sent.
+    operation: {
+      query: document.text,
+      operationName,
+      variables: json,
+      kind: plan.mutates ? 'mutation' : 'query',
+    },
     timeoutMs: plan.timeout ?? config.timeout,
     maxBytes: config.maxResponseBytes,
     signal,
@@ -215,6 +190,51 @@ async function execute(
   return graphqlResult(config, result, call.notes, call.hide, () =>
     failureHints(target, status, result, schema),
   );
+}
+
+/** COMPLEXITY_LIMIT when the operation selects more fields than --maxComplexity. */
+function checkComplexity(
+  config: ApiConfig,
+  document: AnalysedDocument,
+  operation: OperationDefinitionNode,
+): void {
+  if (config.maxComplexity === 0) return;
+  const complexity = measureComplexity(document, operation, config.maxComplexity);
+  if (complexity.value > config.maxComplexity) {
+    throw new ToolError(
+      'COMPLEXITY_LIMIT',
+      `the query selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than the limit of ${config.maxComplexity}; select fewer fields or split the query`,
+    );
+  }
+}
+
+/** VALIDATION_FAILED, naming each problem and the valid names, when the document does not match the schema. */
+function checkAgainstSchema(schema: GraphQLSchema, plan: Plan): void {
+  const problems = validateDocument(schema, plan.document, plan.operation, plan.variables);
+  if (problems.length === 0) return;
+  throw new ToolError(
+    'VALIDATION_FAILED',
+    `the document does not match the schema of ${describeEndpoint(plan.target.endpoint)}, so it was not sent: ` +
+      problems.map((problem, i) => `${i + 1}) ${problem}`).join(' '),
+  );
+}
+
+/** The person's decision on the mutation, bound to everything that decides the call. */
+function decide(plan: Plan, confirm: Confirm, call: Call): Promise<Decision> {
+  const { target } = plan;
+  return confirm({
+    question: question(plan, call),
+    call: [
+      plan.tool,
+      target.api.config.name,
+      target.endpoint.href,
+      plan.document.text,
+      plan.operationName ?? null,
+      plan.variables ?? null,
+      target.own.entries(),
+    ],
+    policy: target.api.config.mutations,
+  });
 }
 
 /**

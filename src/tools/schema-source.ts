@@ -142,7 +142,7 @@ async function fetchIntrospection(
     postGraphQL({
       endpoint,
       headers,
-      body: JSON.stringify({ query }),
+      operation: { query, kind: 'query' },
       timeoutMs: target.api.config.timeout,
       maxBytes: MAX_INTROSPECTION_BYTES,
       signal,

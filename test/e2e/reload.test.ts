@@ -217,7 +217,7 @@ describe('--operations=<directory> follows every editor', () => {
     await live.refuse(() => {
       unlinkSync(join(dir, 'a.graphql'));
       rmSync(join(dir, 'sub'), { recursive: true });
-    }, /no \.graphql or \.gql files found/);
+    }, /no \.graphql or \.gql files or \.json manifests found/);
     await live.change(() => atomicSave(join(dir, 'c.graphql'), queries('Third')), ['Third']);
   });
 });

@@ -379,12 +379,15 @@ describe('HTTP failures with advice', () => {
     assert.match(texts(result)[0]!, /^HTTP_ERROR: HTTP 404 .*check the endpoint URL/);
   });
 
-  test("a 405 gives the endpoint's Allow header", async () => {
+  test("a 405 to POST and then to GET gives the endpoint's Allow header and says that nothing there takes GraphQL", async () => {
     const result = await session().call('graphql_query', {
       query: '{ failing }',
       endpoint: `${api.origin}/get-only`,
     });
-    assert.match(texts(result)[0]!, /^HTTP_ERROR: HTTP 405 .*does not accept POST \(it allows GET, HEAD\)/);
+    assert.match(
+      texts(result)[0]!,
+      /^HTTP_ERROR: HTTP 405 .*refused POST and then GET although it lists GET, HEAD as allowed: .*check the endpoint URL/,
+    );
   });
 
   test('a 401 without a GraphQL body says that no credentials were sent and how to configure them', async () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { variablesSchema } from '../../src/operations/input-schema.ts';
+import { DEFAULT_SCALARS, scalarTypes, type Scalars } from '../../src/operations/scalars.ts';
 import { modelSchemaViolations } from '../fixtures/model-schema-rules.ts';
 
 const schema = buildSchema(/* GraphQL */ `
@@ -52,20 +53,20 @@ const schema = buildSchema(/* GraphQL */ `
 `);
 
 /** The input schema of an operation's variables, written as GraphQL variable definitions. */
-function inputsOf(variables: string): Record<string, unknown> {
+function inputsOf(variables: string, scalars?: Scalars): Record<string, unknown> {
   const used = [...variables.matchAll(/\$(\w+)/g)].map((match) => `${match[1]}: $${match[1]}`);
   const document = parse(
     `query Q${variables ? `(${variables})` : ''} { f${used.length > 0 ? `(${used.join(', ')})` : ''} }`,
   );
   const operation = document.definitions[0] as OperationDefinitionNode;
-  const inputs = variablesSchema(schema, operation.variableDefinitions ?? []);
+  const inputs = variablesSchema(schema, operation.variableDefinitions ?? [], scalars);
   assert.deepEqual(modelSchemaViolations(inputs), [], JSON.stringify(inputs));
   return inputs;
 }
 
 /** The schema of the one variable of `definition`. */
-const variable = (definition: string) =>
-  (inputsOf(definition).properties as Record<string, unknown>)[/\$(\w+)/.exec(definition)![1]!];
+const variable = (definition: string, scalars?: Scalars) =>
+  (inputsOf(definition, scalars).properties as Record<string, unknown>)[/\$(\w+)/.exec(definition)![1]!];
 
 const nullable = (schema: Record<string, unknown>, said: Record<string, unknown> = {}) => ({
   anyOf: [schema, { type: 'null' }],
@@ -163,5 +164,67 @@ describe('variablesSchema', () => {
 
   test('describes an operation without variables as an object alone', () => {
     assert.deepEqual(inputsOf(''), { type: 'object' });
+  });
+
+  test('types a custom scalar from the scalar map, described in the API’s words, else in the map’s', () => {
+    assert.deepEqual(variable('$at: DateTime!', DEFAULT_SCALARS), {
+      type: 'string',
+      description: 'An instant, ISO 8601.',
+    });
+    const scalars = scalarTypes({ JSON: { type: 'object', description: 'Settings' } });
+    assert.deepEqual(variable('$data: JSON!', scalars), { type: 'object', description: 'Settings' });
+  });
+
+  test('writes JSON as typed branches, not as an untyped schema, and a nullable one with null as one more branch', () => {
+    const branches = [
+      { type: 'object' },
+      { type: 'array', items: { type: 'object' } },
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+    ];
+    const description = 'Any JSON value: an object, an array, a string, a number or a boolean';
+    assert.deepEqual(variable('$data: JSON!', DEFAULT_SCALARS), { anyOf: branches, description });
+    assert.deepEqual(variable('$data: JSON', DEFAULT_SCALARS), {
+      anyOf: [...branches, { type: 'null' }],
+      description,
+    });
+  });
+
+  test('gives a list of a union scalar items of its first branch: a union in items is what Gemini refuses', () => {
+    assert.deepEqual(variable('$data: [JSON!]!', DEFAULT_SCALARS), {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'Any JSON value: an object, an array, a string, a number or a boolean',
+      },
+    });
+  });
+
+  test('gives a list of a union scalar whose first branch is null items of its first other branch', () => {
+    const scalars = scalarTypes({ Maybe: { anyOf: [{ type: 'null' }, { type: 'string' }] } });
+    const withMaybe = buildSchema('scalar Maybe type Query { f(m: [Maybe]): Int }');
+    const operation = parse('query Q($m: [Maybe]!) { f(m: $m) }').definitions[0] as OperationDefinitionNode;
+    const inputs = variablesSchema(withMaybe, operation.variableDefinitions!, scalars);
+    assert.deepEqual(modelSchemaViolations(inputs), []);
+    assert.deepEqual((inputs.properties as Record<string, unknown>).m, {
+      type: 'array',
+      items: { type: 'string', description: 'A Maybe' },
+    });
+  });
+
+  test('takes a scalar that already allows null as it is when the variable is nullable', () => {
+    const scalars = scalarTypes({ JSON: { anyOf: [{ type: 'object' }, { type: 'null' }] } });
+    assert.deepEqual(variable('$data: JSON', scalars), {
+      anyOf: [{ type: 'object' }, { type: 'null' }],
+      description: 'A JSON',
+    });
+  });
+
+  test('publishes no format, which not every model API takes', () => {
+    assert.equal(
+      JSON.stringify(inputsOf('$at: DateTime!, $filter: Filter', DEFAULT_SCALARS)).includes('format'),
+      false,
+    );
   });
 });

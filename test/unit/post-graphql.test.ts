@@ -5,9 +5,11 @@ import { describe, test, type TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { ToolError, type ErrorCode } from '../../src/errors.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
-import { postGraphQL, type GraphQLRequest } from '../../src/http/post-graphql.ts';
+import { postGraphQL, type GraphQLOperation, type GraphQLRequest } from '../../src/http/post-graphql.ts';
 
-const BODY = JSON.stringify({ query: '{ a }', variables: {}, operationName: null });
+const OPERATION: GraphQLOperation = { query: '{ a }', variables: '{}', kind: 'query' };
+/** The POST body of OPERATION. */
+const BODY = JSON.stringify({ query: '{ a }', variables: {} });
 
 interface Received {
   readonly method: string | undefined;
@@ -69,7 +71,7 @@ function request(endpoint: URL, overrides: Partial<GraphQLRequest> = {}): GraphQ
   return {
     endpoint,
     headers: new HeaderSet(),
-    body: BODY,
+    operation: OPERATION,
     timeoutMs: 5_000,
     maxBytes: 1_048_576,
     ...overrides,
