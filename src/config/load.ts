@@ -2,6 +2,8 @@
 // command line, the environment, a config file, as given) and resolved here, with defaults and the rules across
 // options, into the server's settings and a list of APIs. A reload runs the same stages on the same inputs.
 import { HeaderSet } from '../http/headers.js';
+import type { ApiProtocol } from '../http/post-graphql.js';
+import { DEFAULT_SCALARS } from '../operations/scalars.js';
 import { ambiguousPath, describeEndpoint } from '../http/endpoint.js';
 import { declaration, OPTION_NAMES, type OptionName } from './options.js';
 import { ConfigError, isLoopback, type Given } from './parsers.js';
@@ -166,6 +168,8 @@ function readApi(name: string, options: OptionValues, oauthScopes: readonly stri
     operations: options.get('operations') ?? [],
     forwardHeaders: options.get('forwardHeaders') ?? [],
     oauthScopes,
+    protocol: readProtocol(options),
+    scalars: options.get('scalars') ?? DEFAULT_SCALARS,
   });
 }
 
@@ -193,6 +197,18 @@ function environmentParts(given: Given | undefined): string[] {
 /** `text` with each of `parts` replaced by `[redacted]`. */
 function hideParts(text: string, parts: readonly string[]): string {
   return parts.reduce((shown, part) => shown.replaceAll(part, '[redacted]'), text);
+}
+
+/** How the API takes requests; trusted documents only means nothing without a way to send them by id. */
+function readProtocol(options: OptionValues): ApiProtocol {
+  const persisted = options.get('persistedQueries');
+  const trustedOnly = options.get('trustedDocumentsOnly');
+  if (trustedOnly && persisted === undefined) {
+    throw new ConfigError(
+      `${options.given('trustedDocumentsOnly')!.source} needs --persistedQueries (apollo, documentId or doc_id): without a way to send documents by id, every call would be refused`,
+    );
+  }
+  return { method: options.get('queryMethod'), persisted, trustedOnly };
 }
 
 /** --mutations, with --readOnly as another way to say deny (the two may not disagree). */

@@ -5,6 +5,8 @@
 import { ambiguousPath, describeEndpoint, EndpointError, parseEndpoint } from '../http/endpoint.js';
 import { HeaderError, HeaderSet } from '../http/headers.js';
 import { ordinal } from '../common/text.js';
+import type { PersistedProtocol } from '../http/persisted.js';
+import { scalarTypes, ScalarsError, type Scalars } from '../operations/scalars.js';
 import {
   BUILT_IN_TOOLS,
   MUTATION_POLICIES,
@@ -340,4 +342,46 @@ export function readToolScopes(given: Given): Map<string, string[]> {
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export const PERSISTED_MODES = ['off', 'apollo', 'documentId', 'doc_id'] as const;
+
+/** How a manifest's operations are sent by id; `off` (undefined) sends every document whole. */
+export function readPersisted(given: Given): PersistedProtocol | undefined {
+  const mode = textOf(given, PERSISTED_MODES.join(', ')).trim();
+  if (!(PERSISTED_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError(`${given.source} must be ${PERSISTED_MODES.join(', ')}${got(given, 20)}`);
+  }
+  return mode === 'off' ? undefined : (mode as PersistedProtocol);
+}
+
+export function readQueryMethod(given: Given): 'auto' | 'get' | 'post' {
+  const method = textOf(given, 'auto, get or post').trim().toLowerCase();
+  if (method === 'auto' || method === 'get' || method === 'post') return method;
+  throw new ConfigError(`${given.source} must be auto, get or post${got(given, 20)}`);
+}
+
+/** Custom scalars: a JSON object (or its text) of scalar names to the JSON Schema of their values. */
+export function readScalars(given: Given): Scalars {
+  let value = given.value;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new ConfigError(
+        `${given.source} must be a JSON object of scalar names to JSON Schemas; it is not valid JSON`,
+      );
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ConfigError(
+      `${given.source} must be a JSON object of scalar names to JSON Schemas, e.g. {"Money":{"type":"string"}}`,
+    );
+  }
+  try {
+    return scalarTypes(value as Record<string, unknown>);
+  } catch (error) {
+    if (error instanceof ScalarsError) throw new ConfigError(`${given.source}: ${error.message}`);
+    throw error;
+  }
 }

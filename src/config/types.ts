@@ -1,4 +1,6 @@
 import type { HeaderSet } from '../http/headers.js';
+import type { ApiProtocol } from '../http/post-graphql.js';
+import type { Scalars } from '../operations/scalars.js';
 
 // The configuration as two plain things: the server's settings, one per process, and a list of APIs, each with
 // its own endpoint, credentials, limits and policies. Each field is an option's value; what the option means,
@@ -80,6 +82,10 @@ export interface ApiConfig {
   readonly forwardHeaders: ReadonlyArray<{ readonly from: string; readonly to: string }>;
   /** Scopes an OAuth token needs to use this API (a config file's `apis.<name>.oauthScopes`). */
   readonly oauthScopes: readonly string[];
+  /** How the API takes requests: --queryMethod, --persistedQueries, --trustedDocumentsOnly. */
+  readonly protocol: ApiProtocol;
+  /** --scalars over the defaults: the custom scalars of operation tools, typed. */
+  readonly scalars: Scalars;
 }
 
 /** The Streamable HTTP transport's settings (remote mode). */

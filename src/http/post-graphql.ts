@@ -163,7 +163,7 @@ class Stop {
 /**
  * Sends a GraphQL request (by POST, or GET and by id as the API takes them) and classifies what comes back.
  * Resolves with any GraphQL response, whatever its HTTP status; everything else is a ToolError (TIMEOUT,
- * NETWORK_ERROR, HTTP_ERROR, INVALID_RESPONSE, RESPONSE_TOO_LARGE, CANCELLED; OPERATION_NOT_FOUND for a document
+ * NETWORK_ERROR, HTTP_ERROR, INVALID_RESPONSE, RESPONSE_TOO_LARGE, CANCELLED; DOCUMENT_NOT_TRUSTED for a document
  * an API of trusted documents only would refuse, INVALID_INPUT for a query too long for a GET-only endpoint).
  * Node's http module rather than fetch: on a busy server fetch's web streams and per-request objects cost more
  * than the rest of a tool call together.
@@ -201,7 +201,7 @@ function deadlineError(request: GraphQLRequest): ToolError {
 }
 
 /**
- * OPERATION_NOT_FOUND when the API runs only trusted documents and this one would be sent whole, else undefined:
+ * DOCUMENT_NOT_TRUSTED when the API runs only trusted documents and this one would be sent whole, else undefined:
  * for the tools to ask before anything else happens (a mutation's question included), and checked again here.
  */
 export function wholeDocumentRefused(
@@ -212,7 +212,7 @@ export function wholeDocumentRefused(
   if (protocol?.trustedOnly !== true) return undefined;
   if (protocol.persisted !== undefined && operation.persisted !== undefined) return undefined;
   return new ToolError(
-    'OPERATION_NOT_FOUND',
+    'DOCUMENT_NOT_TRUSTED',
     `${describeEndpoint(endpoint)} runs only trusted documents (persisted operations), and this document is not one of them, so it was not sent: run one of the operation tools this server offers for the API instead`,
   );
 }

@@ -92,7 +92,43 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
   if (files.length === 0) {
     throw new OperationsError(`${paths.join(', ')}: no .graphql or .gql files or .json manifests found`);
   }
-  const operations: Array<{ node: OperationDefinitionNode; file: string; manifest?: ManifestOperation }> = [];
+  const { operations, fragments, skipped } = readDefinitions(files, paths);
+  const tools: OperationTool[] = [];
+  const names = new Map<string, string>();
+  const scalars = options.scalars ?? DEFAULT_SCALARS;
+  for (const written of operations) {
+    const { node, manifest } = written;
+    const name = node.name!.value;
+    const where = manifest?.where ?? `${written.file}:${node.loc?.startToken.line ?? 1}`;
+    const known = names.get(name);
+    if (known !== undefined)
+      throw new OperationsError(`${where}: the operation name ${name} is used twice (also at ${known})`);
+    names.set(name, where);
+    const tool = toolOf(written, where, manifest?.fragments ?? fragments, { ...options, scalars });
+    if (tool.kind === 'mutation' && options.readOnly) {
+      skipped.push(`${name} (${where}) is a mutation: left out under --readOnly`);
+      continue;
+    }
+    tools.push(tool);
+  }
+  return { tools, skipped, variablesOf: (tool, args) => coerce(options.schema, tool, args, scalars) };
+}
+
+/** An operation as written: in a file, or in a manifest (with its own fragments and trusted document). */
+interface WrittenOperation {
+  readonly node: OperationDefinitionNode;
+  readonly file: string;
+  readonly manifest?: ManifestOperation;
+}
+
+type Fragments = ReadonlyMap<string, { readonly node: FragmentDefinitionNode; readonly file?: string }>;
+
+/** Every operation and fragment of the files, and the manifest entries left out. */
+function readDefinitions(
+  files: readonly string[],
+  paths: readonly string[],
+): { operations: WrittenOperation[]; fragments: Fragments; skipped: string[] } {
+  const operations: WrittenOperation[] = [];
   const fragments = new Map<string, { node: FragmentDefinitionNode; file: string }>();
   const skipped: string[] = [];
   for (const file of files) {
@@ -134,59 +170,53 @@ export function loadOperations(paths: readonly string[], options: LoadOptions): 
       }
     }
   }
+  return { operations, fragments, skipped };
+}
 
-  const tools: OperationTool[] = [];
-  const names = new Map<string, string>();
-  const scalars = options.scalars ?? DEFAULT_SCALARS;
-  for (const { node, file, manifest } of operations) {
-    const name = node.name!.value;
-    const where = manifest?.where ?? `${file}:${node.loc?.startToken.line ?? 1}`;
-    if (node.operation === 'subscription') {
-      throw new OperationsError(`${where}: ${name} is a subscription, which a tool cannot serve`);
-    }
-    if (RESERVED.has(name)) throw new OperationsError(`${where}: ${name} is the name of a built-in tool`);
-    if (!TOOL_NAME.test(name))
-      throw new OperationsError(
-        `${where}: ${name} is longer than the 128 characters MCP allows in a tool name`,
-      );
-    const known = names.get(name);
-    if (known !== undefined)
-      throw new OperationsError(`${where}: the operation name ${name} is used twice (also at ${known})`);
-    names.set(name, where);
-
-    const used = fragmentsUsedBy(node, manifest?.fragments ?? fragments, where);
-    const errors = validate(options.schema, { kind: 'Document', definitions: [node, ...used] } as never);
-    if (errors.length > 0) throw new OperationsError(located(file, errors[0]!, `${name}: `));
-    const printed = [node, ...used].map((definition) => print(definition));
-    const document = analyseDocument(printed.join('\n'));
-    const operation = document.operations[0]!;
-    if (options.maxComplexity > 0) {
-      const complexity = measureComplexity(document, operation, options.maxComplexity);
-      if (complexity.value > options.maxComplexity) {
-        throw new OperationsError(
-          `${where}: ${name} selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than --maxComplexity (${options.maxComplexity})`,
-        );
-      }
-    }
-    if (node.operation === 'mutation' && options.readOnly) {
-      skipped.push(`${name} (${where}) is a mutation: left out under --readOnly`);
-      continue;
-    }
-    const comments = commentsAbove(node);
-    tools.push({
-      name,
-      description: describe(node, comments, options),
-      kind: node.operation,
-      confirm: node.operation === 'mutation' && !comments.some((line) => NO_CONFIRM.test(line)),
-      inputSchema: variablesSchema(options.schema, node.variableDefinitions ?? [], scalars),
-      where,
-      source: printed.join('\n\n'),
-      document,
-      operation,
-      persisted: manifest?.persisted,
-    });
+/** One operation as a tool, checked: its name, against the schema, within --maxComplexity. */
+function toolOf(
+  { node, file, manifest }: WrittenOperation,
+  where: string,
+  fragments: Fragments,
+  options: LoadOptions & { readonly scalars: Scalars },
+): OperationTool {
+  const name = node.name!.value;
+  if (node.operation === 'subscription') {
+    throw new OperationsError(`${where}: ${name} is a subscription, which a tool cannot serve`);
   }
-  return { tools, skipped, variablesOf: (tool, args) => coerce(options.schema, tool, args, scalars) };
+  if (RESERVED.has(name)) throw new OperationsError(`${where}: ${name} is the name of a built-in tool`);
+  if (!TOOL_NAME.test(name)) {
+    throw new OperationsError(
+      `${where}: ${name} is longer than the 128 characters MCP allows in a tool name`,
+    );
+  }
+  const used = fragmentsUsedBy(node, fragments, where);
+  const errors = validate(options.schema, { kind: 'Document', definitions: [node, ...used] } as never);
+  if (errors.length > 0) throw new OperationsError(located(file, errors[0]!, `${name}: `));
+  const printed = [node, ...used].map((definition) => print(definition));
+  const document = analyseDocument(printed.join('\n'));
+  const operation = document.operations[0]!;
+  if (options.maxComplexity > 0) {
+    const complexity = measureComplexity(document, operation, options.maxComplexity);
+    if (complexity.value > options.maxComplexity) {
+      throw new OperationsError(
+        `${where}: ${name} selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than --maxComplexity (${options.maxComplexity})`,
+      );
+    }
+  }
+  const comments = commentsAbove(node);
+  return {
+    name,
+    description: describe(node, comments, options),
+    kind: node.operation,
+    confirm: node.operation === 'mutation' && !comments.some((line) => NO_CONFIRM.test(line)),
+    inputSchema: variablesSchema(options.schema, node.variableDefinitions ?? [], options.scalars),
+    where,
+    source: printed.join('\n\n'),
+    document,
+    operation,
+    persisted: manifest?.persisted,
+  };
 }
 
 function readText(file: string): string {

@@ -215,6 +215,15 @@ function portabilityProblem(node: unknown, pointer: string, place: Place): strin
       return at('"required" must be a list of names that "properties" defines');
     }
   }
+  return valueProblem(schema, type, at);
+}
+
+/** What is wrong with the values of a node's keywords (enum, bounds, texts, format), if anything. */
+function valueProblem(
+  schema: JsonSchema,
+  type: unknown,
+  at: (problem: string) => string,
+): string | undefined {
   if (
     schema.enum !== undefined &&
     (type !== 'string' ||

@@ -41,6 +41,7 @@ export async function prepare(config: ApiConfig, secrets: Secrets): Promise<Prep
       maxComplexity: config.maxComplexity,
       readOnly: config.readOnly,
       endpointName: config.endpointName,
+      scalars: config.scalars,
     });
   try {
     return { api, reload, operations: reload() };

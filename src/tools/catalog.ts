@@ -26,10 +26,15 @@ export function describeTools(
     policies.size === 1
       ? MUTATIONS[first.mutations]
       : ` Mutations: ${apis.map((api) => `${api.name} ${SHORT_POLICY[api.mutations]}`).join('; ')}; never retry one the user declined.`;
+  const trusted = apis.filter((api) => api.protocol.trustedOnly);
+  const trustedOnly =
+    trusted.length === 0
+      ? ''
+      : ` ${apis.length === 1 ? 'This API runs' : `The APIs ${trusted.map((api) => api.name).join(', ')} run`} only trusted documents: use the operation tools there.`;
   return {
     graphql_query:
       `Run a GraphQL query against ${target} (or the endpoint given); returns the GraphQL response.` +
-      `${mutations}${limit} Learn the schema with graphql_introspect first.`,
+      `${mutations}${limit}${trustedOnly} Learn the schema with graphql_introspect first.`,
     graphql_introspect:
       `The schema of ${apis.length === 1 ? target : 'the API named by api'} (or the endpoint given) as GraphQL ` +
       `SDL, to write correct queries. A schema over ${first.maxSchemaChars} characters comes as an overview ` +

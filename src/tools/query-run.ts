@@ -13,7 +13,8 @@ import {
 import { errorCodes, errorMessages, isAuthFailure } from '../graphql/schema.js';
 import { hintsForMessages, validateDocument } from '../graphql/validate.js';
 import { describeEndpoint } from '../http/endpoint.js';
-import { postGraphQL } from '../http/post-graphql.js';
+import type { PersistedDocument } from '../http/persisted.js';
+import { postGraphQL, wholeDocumentRefused } from '../http/post-graphql.js';
 import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
@@ -44,6 +45,9 @@ export async function runPipeline(
   signal: AbortSignal | undefined,
   confirm: Confirm | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
+  // An API that runs only its trusted documents refuses the model's own: said before anything else.
+  const untrusted = wholeDocumentRefused(target.endpoint, target.api.config.protocol, {});
+  if (untrusted !== undefined) throw untrusted;
   // 3.–5. Document, operation, no subscription.
   const document = analyseDocument(input.query);
   const operation = selectOperation(document, input.operationName);
@@ -104,10 +108,13 @@ export async function runOperation(
   confirm: Confirm | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const mutates = operation.operation.operation === 'mutation';
+  const untrusted = wholeDocumentRefused(api.config.endpoint, api.config.protocol, operation);
+  if (untrusted !== undefined) throw untrusted;
   return execute(
     {
       tool: operation.name,
       target: targetOf(api, api.config.endpoint),
+      persisted: operation.persisted,
       document: operation.document,
       operation: operation.operation,
       operationName: operation.operation.name?.value,
@@ -127,6 +134,8 @@ interface Plan {
   /** The tool called, which the user's answer is bound to. */
   readonly tool: string;
   readonly target: CallTarget;
+  /** The trusted document it is (a manifest's operation), sent by id where the API takes ids. */
+  readonly persisted?: PersistedDocument;
   readonly document: AnalysedDocument;
   readonly operation: OperationDefinitionNode;
   readonly operationName: string | undefined;
@@ -168,15 +177,17 @@ async function execute(
   if (large) await letInputIn();
   const json = variables === undefined ? undefined : serialise(variables);
   if (large) await letInputIn();
-  const { status, result } = await postGraphQL({
+  const { status, result, advice } = await postGraphQL({
     endpoint,
     headers: target.headers,
+    protocol: config.protocol,
     // The document as analysed, printed from its tree: what was checked is what is sent.
     operation: {
       query: document.text,
       operationName,
       variables: json,
       kind: plan.mutates ? 'mutation' : 'query',
+      persisted: plan.persisted,
     },
     timeoutMs: plan.timeout ?? config.timeout,
     maxBytes: config.maxResponseBytes,
@@ -187,6 +198,7 @@ async function execute(
   }).catch((error: unknown) => {
     throw error instanceof ToolError ? withAdvice(error, target) : error;
   });
+  if (advice !== undefined) call.notes = [...call.notes, advice];
   return graphqlResult(config, result, call.notes, call.hide, () =>
     failureHints(target, status, result, schema),
   );

@@ -143,6 +143,8 @@ async function fetchIntrospection(
       endpoint,
       headers,
       operation: { query, kind: 'query' },
+      // The API's way with queries (GET), never its trusted-documents rule: introspection is the server's own.
+      protocol: { method: target.api.config.protocol.method },
       timeoutMs: target.api.config.timeout,
       maxBytes: MAX_INTROSPECTION_BYTES,
       signal,

@@ -184,7 +184,7 @@ describe('sending by id to an API of trusted documents only (Yoga, persisted ope
       sendWhole(api, '{ books { id } }', { persisted: 'documentId', trustedOnly: true }),
       (error) => {
         assert.ok(error instanceof ToolError);
-        assert.equal(error.code, 'OPERATION_NOT_FOUND');
+        assert.equal(error.code, 'DOCUMENT_NOT_TRUSTED');
         assert.match(error.message, /runs only trusted documents/);
         assert.match(error.message, /not sent/);
         return true;
