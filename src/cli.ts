@@ -7,6 +7,7 @@ import { usage } from './config/options.js';
 import { ConfigError } from './config/parsers.js';
 import type { ApiConfig, ServerConfig } from './config/types.js';
 import { describeStart } from './startup/describe.js';
+import { openStore } from './store/open.js';
 import { start } from './startup/start.js';
 import { serveOnStdio } from './transports/stdio.js';
 import { log } from './log.js';
@@ -26,17 +27,23 @@ async function main(): Promise<void> {
   const started = await attemptAsync(() => start(server, apis, stdio), loaded.fromEnvironment);
   for (const note of started.notes) log(`graphql-mcp: ${note}`);
 
+  // Questions, answers and single-use marks: in memory, or in the Redis the replicas share (--store).
+  const store = await openStore(server.http.store);
   if (stdio) {
     const reloadConfig = server.configFile === undefined ? undefined : () => reload(argv, env);
-    serveOnStdio(server, started, reloadConfig);
+    serveOnStdio(server, started, store, reloadConfig);
     return log(`graphql-mcp ${VERSION}: serving ${describeStart(server, apis)} on stdio`);
   }
   // Remote mode's HTTP stack loads only in remote mode.
   const { serveHttp } = await import('./transports/http.js');
-  const running = await serveHttp(started.apis, server, log, started.prompts);
+  const running = await serveHttp(started.apis, server, store, log, started.prompts);
   log(`graphql-mcp ${VERSION}: serving ${describeStart(server, apis)} at ${running.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
-  const stop = () => void running.shutdown().then(() => process.exit(0));
+  const stop = () =>
+    void running
+      .shutdown()
+      .then(() => store.close())
+      .then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

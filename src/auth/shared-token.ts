@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { Refusal } from './refusal.js';
 
 const UNAUTHORIZED = new Refusal(401, 'send Authorization: Bearer <token>', 'Bearer realm="graphql-mcp"');
@@ -11,11 +12,15 @@ export class SharedToken {
     this.#digest = digest(token);
   }
 
-  /** Nothing when the header carries the token (there is no one to name), else the 401 to answer with. */
-  async authenticate(authorization: string | undefined): Promise<Refusal | undefined> {
+  /**
+   * The caller when the header carries the token (everyone who holds it, one principal: auth/principal.ts), else
+   * the 401 to answer with.
+   */
+  async authenticate(authorization: string | undefined): Promise<Refusal | AuthInfo> {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
     // Comparing digests of equal length in constant time: the token's length leaks nothing either.
-    return match !== null && timingSafeEqual(digest(match[1]!), this.#digest) ? undefined : UNAUTHORIZED;
+    if (match === null || !timingSafeEqual(digest(match[1]!), this.#digest)) return UNAUTHORIZED;
+    return { token: match[1]!, clientId: '', scopes: [] };
   }
 }
 

@@ -128,6 +128,8 @@ function readServer(options: OptionValues, configFile: string | undefined): Serv
       maxInFlight: options.get('maxInFlight'),
       oauth: readOAuth(options),
       stateKey: options.get('stateKey'),
+      store: options.get('store'),
+      keepAlive: options.get('keepAlive'),
     },
   };
   return Object.freeze(server);
@@ -275,7 +277,12 @@ function checkApis(
     if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
     return;
   }
-  const { host, token, allowUnauthenticated, oauth } = server.http;
+  const { host, token, allowUnauthenticated, oauth, store, stateKey } = server.http;
+  if (store !== undefined && stateKey === undefined) {
+    throw new ConfigError(
+      `${serverOptions.given('store')!.source} needs --stateKey (GRAPHQL_MCP_STATE_KEY), the same on every replica: a question asked by one replica is answered at another, which must recognise what the first one signed`,
+    );
+  }
   if (token !== undefined && oauth !== undefined) {
     throw new ConfigError('--httpToken and --oauthIssuer cannot be combined: choose one way to authenticate');
   }

@@ -385,3 +385,17 @@ export function readScalars(given: Given): Scalars {
     throw error;
   }
 }
+
+/** A Redis (or Valkey) URL. Never quotes the value: it may hold a password. */
+export function readStoreUrl(given: Given): URL {
+  let url: URL;
+  try {
+    url = new URL(textOf(given, 'a redis:// URL').trim());
+  } catch {
+    throw new ConfigError(`${given.source} must be a URL such as redis://127.0.0.1:6379/0`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(`${given.source} must be a redis:// or rediss:// URL (Redis 7 or Valkey)`);
+  }
+  return url;
+}

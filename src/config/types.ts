@@ -109,6 +109,10 @@ export interface HttpOptions {
    * may receive; a secret. Undefined: a random key per process.
    */
   readonly stateKey: string | undefined;
+  /** --store: the Redis the replicas share; a secret (it may hold a password). Undefined: in memory. */
+  readonly store: URL | undefined;
+  /** --keepAlive, in seconds: between the comments that keep a waiting stream alive through proxies. */
+  readonly keepAlive: number;
 }
 
 /** Remote mode as an OAuth 2.1 resource server (src/auth/oauth.ts). */

@@ -129,6 +129,13 @@ function rootFieldLines(
   );
 }
 
+/** The names of the fields an operation calls at its root (aliases as `alias: name`), for an audit line. */
+export function rootFieldNames(document: AnalysedDocument, operation: OperationDefinitionNode): string[] {
+  return rootFields(operation.selectionSet, document).map((field) =>
+    field.alias === undefined ? field.name.value : `${field.alias.value}: ${field.name.value}`,
+  );
+}
+
 /** The fields a selection set calls at its own level, through fragments and inline fragments. */
 function rootFields(selectionSet: SelectionSetNode, document: AnalysedDocument): FieldNode[] {
   const fields: FieldNode[] = [];

@@ -3,7 +3,8 @@ import type { ApiConfig, BuiltInTool, ServerConfig } from '../config/types.js';
 import { Live } from '../live.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
 import { secretsOf } from '../redaction/redactor.js';
-import { Confirmer } from '../tools/confirmation.js';
+import type { Store } from '../store/store.js';
+import { Confirmer, type Askability } from '../tools/confirmation.js';
 import type { ToolContext } from '../tools/context.js';
 import { Diagnostics, type Era } from '../tools/diagnostics.js';
 import { registerGraphQLIntrospect } from '../tools/introspect.js';
@@ -49,8 +50,10 @@ function readCache(apis: readonly ApiConfig[], watched: boolean) {
 /** Options of one server instance: which protocol era it serves, and where remote mode's request log goes. */
 export interface ServerOptions {
   readonly era?: Era;
-  /** Receives one JSON line per tool call (remote mode writes them to stderr). */
+  /** Receives one JSON line per tool call and per mutation decided (remote mode writes them to stderr). */
   readonly log?: (line: string) => void;
+  /** Whether the client can be asked, where the transport knows it (remote mode's 2025-era sessions). */
+  readonly askability?: Askability;
   /** Which tools this server offers (remote mode: those the request's token has the scopes for). */
   readonly allowTool?: (name: string) => boolean;
   /** The operator's prompts (--prompts), read at start-up. */
@@ -67,6 +70,7 @@ export interface ServerOptions {
 export function createServer(
   apis: Live<readonly Api[]> | readonly Api[],
   settings: ServerConfig,
+  store: Store,
   options: ServerOptions = {},
 ): McpServer {
   const live = apis instanceof Live ? apis : new Live(apis, false);
@@ -94,7 +98,10 @@ export function createServer(
   );
   const era = options.era ?? 'legacy';
   const diagnostics = new Diagnostics(server, era, options.log);
-  const confirmer = new Confirmer(server, era, settings);
+  const confirmer = new Confirmer(server, era, settings, store, {
+    ...(options.askability && { askability: options.askability }),
+    ...(options.log && { log: options.log }),
+  });
   const context = { settings, diagnostics, confirmer, allowed, options, watched };
   let dispose = register(server, live.current, context, features);
   if (live.watched) {

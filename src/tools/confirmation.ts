@@ -9,21 +9,24 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { MutationPolicy, ServerConfig } from '../config/types.js';
-import type { Era } from './diagnostics.js';
 import { principalOf } from '../auth/principal.js';
+import type { MutationPolicy, ServerConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import type { Era } from './diagnostics.js';
 
 // The person decides: a mutation the model allowed runs only once the user has said yes through the client.
-// A 2025-era client is asked with elicitation/create while the call waits; a 2026-07-28 client gets an
-// input_required result and calls again with the answer and the state we minted. That state travels through the
-// client, so it is signed (the SDK's HMAC codec), expires with the question, is bound to the very call (tool,
-// API, endpoint, document, operation, variables, the call's headers, user) and is used once: an answer for one mutation can never run
-// another, run twice, or be forged. Where nobody can be asked, the policy (--mutations) says what happens.
+// A 2025-era client is asked with elicitation/create while the call waits (over stdio, or on the SSE stream of
+// its tools/call in remote mode, answered at any replica); a 2026-07-28 client gets an input_required result and
+// calls again with the answer and the state we minted. That state travels through the client, so it is signed
+// (the SDK's HMAC codec), expires with the question, is bound to the very call (tool, API, endpoint, document,
+// operation, variables, the call's headers, user) and is used once across every replica sharing the store: an
+// answer for one mutation can never run another, run twice, or be forged. Where nobody can be asked, the policy
+// (--mutations) says what happens, and the note or refusal says why nobody could be.
 
 /** What a call is about to send, for the question and for the binding of its answer. */
 export interface PendingMutation {
-  /** The question shown to the person (bounded, invisible characters made visible, no header value). */
+  /** The question shown to the person (bounded, invisible characters made visible, no operator secret). */
   readonly question: string;
   /**
    * Everything the answer is bound to: tool, API, endpoint, document, operation name, variables and the call's
@@ -34,18 +37,41 @@ export interface PendingMutation {
   readonly policy: MutationPolicy;
 }
 
+/** How a mutation's question ended, for the audit line: what the person (or the policy) decided. */
+export type Outcome = 'accepted' | 'declined' | 'dismissed' | 'timed-out' | 'not-asked' | 'refused' | 'asked';
+
 /** What happens to a mutation: it runs (with a note when nobody was asked), it is refused, or the user is asked. */
 export type Decision =
-  | { readonly kind: 'run'; readonly note?: string }
-  | { readonly kind: 'refuse'; readonly error: ToolError }
-  | { readonly kind: 'ask'; readonly result: InputRequiredResult };
+  | { readonly kind: 'run'; readonly outcome: Outcome; readonly note?: string }
+  | { readonly kind: 'refuse'; readonly outcome: Outcome; readonly error: ToolError }
+  | { readonly kind: 'ask'; readonly outcome: Outcome; readonly result: InputRequiredResult };
 
-/** Decides the mutations of one call; `undefined` where no client is connected (a bench, a script). */
-export type Confirm = (mutation: PendingMutation) => Promise<Decision>;
+/** A mutation's fate, for the audit line of remote mode's request log: never a document, variables or a header. */
+export interface MutationAudit {
+  readonly tool: string;
+  readonly api: string;
+  readonly operation: string | undefined;
+  /** The root fields it calls. */
+  readonly fields: readonly string[];
+  readonly decision: Outcome;
+  readonly sent: boolean;
+  /** The HTTP status of the API's answer, when it was sent and answered. */
+  readonly status?: number;
+  /** The error code, when it was sent but no answer came (TIMEOUT, NETWORK_ERROR…). */
+  readonly error?: string;
+}
+
+/** Decides the mutations of one call (undefined where no client is connected: a bench, a script). */
+export interface Confirm {
+  decide(mutation: PendingMutation): Promise<Decision>;
+  /** Records what became of a mutation (remote mode writes it to its request log). */
+  audit(entry: MutationAudit): void;
+}
+
+/** Whether this server's client can be asked, where the transport knows it rather than the SDK's handshake. */
+export type Askability = { readonly canAsk: true } | { readonly canAsk: false; readonly why: string };
 
 const KEY = 'confirm';
-const NOBODY_ASKED =
-  "Note: this mutation ran without the user's confirmation: this client cannot ask its user (no elicitation).";
 
 /** Declining carries what the model must do next: not retry, not argue, ask in the conversation. */
 function declined(how: string): ToolError {
@@ -55,42 +81,77 @@ function declined(how: string): ToolError {
   );
 }
 
-/** The confirmations of one server instance: its era and client decide how a question is put. */
+/** The single-use state could not be checked: a mutation is refused rather than run unasked or twice. */
+function unavailable(): ToolError {
+  return new ToolError(
+    'CONFIRMATION_UNAVAILABLE',
+    "the server cannot confirm mutations right now (its shared store cannot be reached); nothing was sent. Tell the user; retry later, or ask the server's operator",
+  );
+}
+
+/** The confirmations of one server instance: its era, its client and its transport decide how a question is put. */
 export class Confirmer {
+  readonly #log: ((line: string) => void) | undefined;
+
   constructor(
     private readonly server: McpServer,
     private readonly era: Era,
-    private readonly config: ServerConfig,
-  ) {}
+    private readonly settings: ServerConfig,
+    private readonly store: Store,
+    options: { readonly askability?: Askability; readonly log?: (line: string) => void } = {},
+  ) {
+    this.#askability = options.askability;
+    this.#log = options.log;
+  }
+
+  readonly #askability: Askability | undefined;
+
+  /** The Confirm of the call whose context is `ctx`. */
+  forCall(ctx: ServerContext): Confirm {
+    return { decide: (mutation) => this.decide(ctx, mutation), audit: (entry) => this.#audit(ctx, entry) };
+  }
 
   /** The decision on `mutation` for the call whose context is `ctx`. */
   async decide(ctx: ServerContext, mutation: PendingMutation): Promise<Decision> {
     const { policy } = mutation;
-    if (policy === 'allow') return { kind: 'run' };
-    if (!this.#canAsk(ctx)) {
-      if (policy === 'confirm') return { kind: 'run', note: NOBODY_ASKED };
+    if (policy === 'allow') return { kind: 'run', outcome: 'not-asked' };
+    const askable = this.#askable(ctx);
+    if (!askable.canAsk) {
+      if (policy === 'confirm') {
+        return {
+          kind: 'run',
+          outcome: 'not-asked',
+          note: `Note: this mutation ran without asking the user: ${askable.why}. Under --mutations=confirm, allowMutations decided.`,
+        };
+      }
       return {
         kind: 'refuse',
+        outcome: 'refused',
         error: new ToolError(
           'MUTATION_NOT_ALLOWED',
-          'this server runs a mutation only once its user confirms it (--mutations=require-confirm), and this ' +
-            'client cannot ask its user; nothing was sent. Tell the user: a client that supports elicitation can ' +
-            'confirm it, or the operator can set --mutations=confirm.',
+          `this server runs a mutation only once its user confirms it (--mutations=require-confirm), and nobody can be asked here: ${askable.why}; nothing was sent. Tell the user: a client that supports elicitation can confirm it, or the operator can set --mutations=confirm.`,
         ),
       };
     }
     return this.era === 'modern' ? this.#askOnRetry(ctx, mutation) : this.#askNow(ctx, mutation);
   }
 
-  #canAsk(ctx: ServerContext): boolean {
-    const capabilities =
-      this.era === 'modern'
-        ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
-            { elicitation?: { form?: unknown; url?: unknown } } | undefined)
-        : this.server.server.getClientCapabilities();
-    const elicitation = capabilities?.elicitation;
-    // An empty object is form mode (the 2025-06-18 shape); a client that offers only URL mode cannot show a form.
-    return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+  /** Whether the client of this call can be asked, and if not, why, in words that tell the truth. */
+  #askable(ctx: ServerContext): Askability {
+    if (this.era === 'modern') {
+      const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+        CLIENT_CAPABILITIES_META_KEY
+      ] as { elicitation?: { form?: unknown; url?: unknown } } | undefined;
+      return askabilityOf(capabilities, "this request's client capabilities do not include elicitation");
+    }
+    // Remote mode's transport knows what the client declared at initialize (its session); stdio's SDK does.
+    return (
+      this.#askability ??
+      askabilityOf(
+        this.server.server.getClientCapabilities(),
+        'this client did not declare elicitation (questions to its user) when it connected',
+      )
+    );
   }
 
   /** 2025 era: the client is asked now, while the call waits, for at most --confirmTimeout. */
@@ -99,16 +160,20 @@ export class Confirmer {
     try {
       answer = await ctx.mcpReq.send(
         { method: 'elicitation/create', params: elicitation(mutation.question) },
-        { timeout: this.config.confirmTimeout * 1000, signal: ctx.mcpReq.signal },
+        { timeout: this.settings.confirmTimeout * 1000, signal: ctx.mcpReq.signal },
       );
     } catch (error) {
       if (ctx.mcpReq.signal.aborted) throw cancelled();
+      if (error instanceof Error && error.name === 'StoreUnavailable') {
+        return { kind: 'refuse', outcome: 'refused', error: unavailable() };
+      }
       const timedOut = /timed? ?out/i.test(error instanceof Error ? error.message : '');
       return {
         kind: 'refuse',
+        outcome: timedOut ? 'timed-out' : 'refused',
         error: declined(
           timedOut
-            ? `the user did not answer within ${this.config.confirmTimeout} s (--confirmTimeout), so the mutation was declined`
+            ? `the user did not answer within ${this.settings.confirmTimeout} s (--confirmTimeout), so the mutation was declined`
             : 'the client could not put the question to its user, so the mutation was declined',
         ),
       };
@@ -118,13 +183,14 @@ export class Confirmer {
 
   /** 2026-07-28 era: ask with an input_required result; the retried call brings the answer and our state. */
   async #askOnRetry(ctx: ServerContext, mutation: PendingMutation): Promise<Decision> {
-    const codec = codecOf(this.config);
+    const codec = codecOf(this.settings);
     const binding = bindingOf(ctx, mutation);
     const state = ctx.mcpReq.requestState<string>();
     if (typeof state !== 'string') {
       const requestState = await codec.mint({ b: binding, n: randomUUID() });
       return {
         kind: 'ask',
+        outcome: 'asked',
         result: inputRequired({
           inputRequests: { [KEY]: inputRequired.elicit(elicitation(mutation.question)) },
           requestState,
@@ -138,33 +204,86 @@ export class Confirmer {
       if (error instanceof Error && error.message === 'expired') {
         return {
           kind: 'refuse',
+          outcome: 'timed-out',
           error: declined(
-            `the answer came after ${this.config.confirmTimeout} s (--confirmTimeout), so the mutation was declined`,
+            `the answer came after ${this.settings.confirmTimeout} s (--confirmTimeout), so the mutation was declined`,
           ),
         };
       }
-      return { kind: 'refuse', error: mismatch('its state was altered or not minted by this server') };
+      return {
+        kind: 'refuse',
+        outcome: 'refused',
+        error: mismatch('its state was altered or not minted by this server'),
+      };
     }
-    if (payload.b !== binding) return { kind: 'refuse', error: mismatch('it was given for another call') };
-    if (!useOnce(payload.n, this.config.confirmTimeout)) {
-      return { kind: 'refuse', error: mismatch('it was used already') };
+    if (payload.b !== binding) {
+      return { kind: 'refuse', outcome: 'refused', error: mismatch('it was given for another call') };
     }
+    let first: boolean;
+    try {
+      // Single use across every replica sharing the store: a replayed answer runs nothing.
+      first = await this.store.claimOnce(`state:${payload.n}`, this.settings.confirmTimeout);
+    } catch {
+      return { kind: 'refuse', outcome: 'refused', error: unavailable() };
+    }
+    if (!first) return { kind: 'refuse', outcome: 'refused', error: mismatch('it was used already') };
     const answer = inputResponse(ctx.mcpReq.inputResponses, KEY);
-    if (answer.kind !== 'elicit') return { kind: 'refuse', error: declined('the user gave no answer') };
+    if (answer.kind !== 'elicit') {
+      return { kind: 'refuse', outcome: 'declined', error: declined('the user gave no answer') };
+    }
     return decisionOf(answer.action);
+  }
+
+  /** One JSON line of remote mode's request log per mutation decided: who, which API and fields, what became of it. */
+  #audit(ctx: ServerContext, entry: MutationAudit): void {
+    if (this.#log === undefined) return;
+    const user = userOf(ctx);
+    this.#log(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        audit: 'mutation',
+        ...(user !== undefined && { user }),
+        ...entry,
+      }),
+    );
   }
 }
 
+/** Whether these capabilities declare form-mode elicitation, or why not (`missing`). */
+function askabilityOf(
+  capabilities: { elicitation?: { form?: unknown; url?: unknown } } | undefined,
+  missing: string,
+): Askability {
+  const offered = capabilities?.elicitation;
+  if (offered === undefined) return { canAsk: false, why: missing };
+  // An empty object is form mode (the 2025-06-18 shape); a client that offers only URL mode cannot show a form.
+  if (offered.form === undefined && offered.url !== undefined) {
+    return {
+      canAsk: false,
+      why: 'this client offers only URL-mode elicitation, which cannot show the question',
+    };
+  }
+  return { canAsk: true };
+}
+
+/** The user of a call for the audit line: the OAuth subject (or client), never a token. */
+function userOf(ctx: ServerContext): string | undefined {
+  const auth = ctx.http?.authInfo;
+  const subject = auth?.extra?.subject;
+  if (typeof subject === 'string' && subject !== '') return subject.slice(0, 100);
+  if (auth?.clientId) return `client:${auth.clientId.slice(0, 100)}`;
+  return undefined;
+}
+
 function decisionOf(action: 'accept' | 'decline' | 'cancel'): Decision {
-  if (action === 'accept') return { kind: 'run' };
-  return {
-    kind: 'refuse',
-    error: declined(
-      action === 'decline'
-        ? 'the user declined this mutation'
-        : 'the user dismissed the question without an answer',
-    ),
-  };
+  if (action === 'accept') return { kind: 'run', outcome: 'accepted' };
+  return action === 'decline'
+    ? { kind: 'refuse', outcome: 'declined', error: declined('the user declined this mutation') }
+    : {
+        kind: 'refuse',
+        outcome: 'dismissed',
+        error: declined('the user dismissed the question without an answer'),
+      };
 }
 
 function mismatch(why: string): ToolError {
@@ -193,34 +312,24 @@ function bindingOf(ctx: ServerContext, mutation: PendingMutation): string {
     .digest('base64url');
 }
 
-// Without --stateKey, a key of this process: a question asked by one replica cannot be answered at another.
-const processKey = randomBytes(32);
 const codecs = new Map<string, RequestStateCodec<StatePayload>>();
 
-function codecOf(config: ServerConfig): RequestStateCodec<StatePayload> {
-  const key = config.http.stateKey;
-  const id = `${key ?? ''}\n${config.confirmTimeout}`;
+function codecOf(settings: ServerConfig): RequestStateCodec<StatePayload> {
+  const key = stateKeyOf(settings);
+  const id = `${key.toString('base64')}\n${settings.confirmTimeout}`;
   let codec = codecs.get(id);
   if (codec === undefined) {
-    codec = createRequestStateCodec<StatePayload>({
-      key: key ?? processKey,
-      ttlSeconds: config.confirmTimeout,
-    });
+    codec = createRequestStateCodec<StatePayload>({ key, ttlSeconds: settings.confirmTimeout });
     codecs.set(id, codec);
   }
   return codec;
 }
 
-// Nonces of answers used, until their state would have expired anyway (in insertion order, so oldest first).
-const used = new Map<string, number>();
+// Without --stateKey, a key of this process: what one replica signs cannot be read at another.
+const processKey = randomBytes(32);
 
-function useOnce(nonce: string, ttlSeconds: number): boolean {
-  const now = Date.now();
-  for (const [known, until] of used) {
-    if (until > now) break;
-    used.delete(known);
-  }
-  if (used.has(nonce)) return false;
-  used.set(nonce, now + ttlSeconds * 1000);
-  return true;
+/** The key that signs what travels through clients: --stateKey, else the process's own. */
+export function stateKeyOf(settings: ServerConfig): Buffer {
+  const given = settings.http.stateKey;
+  return given === undefined ? processKey : Buffer.from(given, 'utf8');
 }

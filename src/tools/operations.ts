@@ -67,8 +67,13 @@ export class OperationTools {
     return guarded(call, async () => {
       const variables = set.variablesOf(tool, args);
       const { runOperation } = await import('./query-run.js');
-      return runOperation(this.api, tool, variables, call, context.mcpReq.signal, (mutation) =>
-        this.tools.confirmer.decide(context, mutation),
+      return runOperation(
+        this.api,
+        tool,
+        variables,
+        call,
+        context.mcpReq.signal,
+        this.tools.confirmer.forCall(context),
       );
     });
   }

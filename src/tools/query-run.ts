@@ -3,7 +3,7 @@ import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { DEFAULT_API, type ApiConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
-import { mutationQuestion, UnconfirmableMutation } from '../graphql/mutation-question.js';
+import { mutationQuestion, rootFieldNames, UnconfirmableMutation } from '../graphql/mutation-question.js';
 import {
   analyseDocument,
   containsMutation,
@@ -20,7 +20,7 @@ import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
 import { jsonLengthAtLeast, letInputIn } from '../time-slice.js';
 import type { Call } from './call.js';
-import type { Confirm, Decision } from './confirmation.js';
+import type { Confirm, Decision, MutationAudit, Outcome } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
 import { knownSchema, loadSchema, withAdvice } from './schema-source.js';
 import { credentialAdvice, redirectRule, targetOf, withheldNotes, type CallTarget } from './target.js';
@@ -58,40 +58,44 @@ export async function runPipeline(
     );
   }
 
+  const plan: Plan = {
+    tool: 'graphql_query',
+    target,
+    document,
+    operation,
+    operationName: input.operationName,
+    variables: input.variables,
+    timeout: input.timeout,
+    mutates: containsMutation(document),
+    ask: true,
+    confirm,
+  };
   // 6. Mutations: any mutation in the document, run or not, needs both permissions.
-  const mutates = containsMutation(document);
-  const { config } = target.api;
-  if (mutates) {
-    if (config.readOnly) {
-      throw new ToolError(
-        'MUTATION_NOT_ALLOWED',
-        config.name === DEFAULT_API
-          ? 'this server was started with --readOnly, so it refuses every mutation'
-          : `the API ${config.name} refuses every mutation (its mutations option is deny)`,
-      );
-    }
-    if (!input.allowMutations) {
-      const asked = config.mutations === 'allow' ? '' : '; the user is then asked to confirm it';
-      throw new ToolError(
-        'MUTATION_NOT_ALLOWED',
-        `the document contains a mutation; set allowMutations to true to run it (only if changing data is intended)${asked}`,
-      );
+  if (plan.mutates) {
+    const refusal = permissionRefusal(target.api.config, input.allowMutations);
+    if (refusal !== undefined) {
+      audit(plan, { decision: 'refused', sent: false });
+      throw refusal;
     }
   }
-  return execute(
-    {
-      tool: 'graphql_query',
-      target,
-      document,
-      operation,
-      operationName: input.operationName,
-      variables: input.variables,
-      timeout: input.timeout,
-      confirm: mutates ? confirm : undefined,
-      mutates,
-    },
-    call,
-    signal,
+  return execute(plan, call, signal);
+}
+
+/** MUTATION_NOT_ALLOWED when the API refuses every mutation, or the model did not allow this one. */
+function permissionRefusal(config: ApiConfig, allowMutations: boolean): ToolError | undefined {
+  if (config.readOnly) {
+    return new ToolError(
+      'MUTATION_NOT_ALLOWED',
+      config.name === DEFAULT_API
+        ? 'this server was started with --readOnly, so it refuses every mutation'
+        : `the API ${config.name} refuses every mutation (its mutations option is deny)`,
+    );
+  }
+  if (allowMutations) return undefined;
+  const asked = config.mutations === 'allow' ? '' : '; the user is then asked to confirm it';
+  return new ToolError(
+    'MUTATION_NOT_ALLOWED',
+    `the document contains a mutation; set allowMutations to true to run it (only if changing data is intended)${asked}`,
   );
 }
 
@@ -120,9 +124,10 @@ export async function runOperation(
       operationName: operation.operation.name?.value,
       variables,
       timeout: undefined,
-      // Its author allowed it; the user still confirms it, unless the author marked it as needing no question.
-      confirm: mutates && operation.confirm ? confirm : undefined,
       mutates,
+      // Its author allowed it; the user still confirms it, unless the author marked it as needing no question.
+      ask: operation.confirm,
+      confirm,
     },
     call,
     signal,
@@ -142,7 +147,9 @@ interface Plan {
   readonly variables: Record<string, unknown> | undefined;
   readonly timeout: number | undefined;
   readonly mutates: boolean;
-  /** Who decides the mutation before it is sent; undefined when nobody is to be asked. */
+  /** Whether a mutation of it is put to the person (an operation its author marked no-confirm is not). */
+  readonly ask: boolean;
+  /** Who decides a mutation before it is sent, and records its fate; undefined where no client is connected. */
   readonly confirm: Confirm | undefined;
 }
 
@@ -164,8 +171,11 @@ async function execute(
   if (schema !== undefined) checkAgainstSchema(schema, plan);
 
   // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
-  if (plan.confirm !== undefined) {
+  let outcome: Outcome = 'not-asked';
+  if (plan.mutates && plan.ask && plan.confirm !== undefined) {
     const decision = await decide(plan, plan.confirm, call);
+    outcome = decision.outcome;
+    if (decision.kind !== 'run') audit(plan, { decision: outcome, sent: false });
     if (decision.kind === 'ask') return decision.result;
     if (decision.kind === 'refuse') throw decision.error;
     if (decision.note !== undefined) call.notes = [...call.notes, decision.note];
@@ -196,12 +206,30 @@ async function execute(
     checkHop: redirectRule(target),
     redact: (text) => call.hide.text(text),
   }).catch((error: unknown) => {
+    if (plan.mutates)
+      audit(plan, {
+        decision: outcome,
+        sent: true,
+        ...(error instanceof ToolError && { error: error.code }),
+      });
     throw error instanceof ToolError ? withAdvice(error, target) : error;
   });
+  if (plan.mutates) audit(plan, { decision: outcome, sent: true, status });
   if (advice !== undefined) call.notes = [...call.notes, advice];
   return graphqlResult(config, result, call.notes, call.hide, () =>
     failureHints(target, status, result, schema),
   );
+}
+
+/** Records a mutation's fate (remote mode's audit line): the call's tool, API, operation and root fields. */
+function audit(plan: Plan, fate: Pick<MutationAudit, 'decision' | 'sent' | 'status' | 'error'>): void {
+  plan.confirm?.audit({
+    tool: plan.tool,
+    api: plan.target.api.config.name,
+    operation: plan.operation.name?.value,
+    fields: rootFieldNames(plan.document, plan.operation),
+    ...fate,
+  });
 }
 
 /** COMPLEXITY_LIMIT when the operation selects more fields than --maxComplexity. */
@@ -234,7 +262,7 @@ function checkAgainstSchema(schema: GraphQLSchema, plan: Plan): void {
 /** The person's decision on the mutation, bound to everything that decides the call. */
 function decide(plan: Plan, confirm: Confirm, call: Call): Promise<Decision> {
   const { target } = plan;
-  return confirm({
+  return confirm.decide({
     question: question(plan, call),
     call: [
       plan.tool,

@@ -105,7 +105,7 @@ export function registerGraphQLQuery(server: McpServer, tools: ToolContext): () 
       },
     },
     diagnostics.reported('graphql_query', (args, context) =>
-      runQuery(tools, args, context.mcpReq.signal, (mutation) => confirmer.decide(context, mutation)),
+      runQuery(tools, args, context.mcpReq.signal, confirmer.forCall(context)),
     ),
   );
   return () => tool.remove();

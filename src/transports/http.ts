@@ -11,17 +11,22 @@ import { ResourceServer } from '../auth/oauth.js';
 import { Refusal } from '../auth/refusal.js';
 import { SharedToken } from '../auth/shared-token.js';
 import { BUILT_IN_TOOLS, type ApiConfig, type ServerConfig } from '../config/types.js';
+import { principalOf } from '../auth/principal.js';
 import { HeaderError } from '../http/headers.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
 import { operationTools, type Api } from '../server/api.js';
 import { createServer } from '../server/create-server.js';
+import { StoreUnavailable, type Store } from '../store/store.js';
+import { stateKeyOf, type Askability } from '../tools/confirmation.js';
 import { apiFor } from '../tools/security.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { forwardedHeaders, withForwardedHeaders } from './forwarding.js';
 import { hostProblem } from './host-check.js';
-import { createExchange, headerText, type Exchange } from './mcp-exchange.js';
+import { createExchange, headerText, type Caller, type Exchange } from './mcp-exchange.js';
+import { Questions } from './questions.js';
 import * as reply from './replies.js';
 import { describeCall, logRequest, type LogEntry } from './request-log.js';
+import { askerOf, Sessions, type SessionReading } from './session.js';
 
 /** A running remote-mode server. */
 export interface RunningHttpServer {
@@ -39,10 +44,11 @@ export interface RunningHttpServer {
 export async function serveHttp(
   apis: readonly Api[],
   settings: ServerConfig,
+  store: Store,
   log: (line: string) => void,
   prompts: readonly PromptDefinition[] = [],
 ): Promise<RunningHttpServer> {
-  const front = new Front(apis, settings, log, prompts);
+  const front = new Front(apis, settings, store, log, prompts);
   const server = createHttpServer((req, res) => front.serve(req, res, server));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -62,6 +68,9 @@ class Front {
   readonly #authenticator: ResourceServer | SharedToken | undefined;
   readonly #bounds: Bounds;
   readonly #exchange: Exchange;
+  readonly #store: Store;
+  readonly #sessions: Sessions;
+  readonly #questions: Questions;
   /** Each operation tool's API, by the tool's name (remote mode reads the operation files once). */
   readonly #operationApis: ReadonlyMap<string, ApiConfig>;
   #shuttingDown = false;
@@ -69,10 +78,14 @@ class Front {
   constructor(
     private readonly apis: readonly Api[],
     settings: ServerConfig,
+    store: Store,
     private readonly log: (line: string) => void,
     prompts: readonly PromptDefinition[],
   ) {
     this.#settings = settings;
+    this.#store = store;
+    this.#sessions = new Sessions(stateKeyOf(settings));
+    this.#questions = new Questions(store, settings.confirmTimeout);
     const { oauth, token } = settings.http;
     this.#oauth =
       oauth &&
@@ -85,18 +98,25 @@ class Front {
     this.#bounds = new Bounds(settings.http.maxInFlight);
     this.#operationApis = new Map(operationTools(apis).map(([name, api]) => [name, api.config]));
     this.#exchange = createExchange(
-      ({ era, requestInfo, authInfo }) =>
+      ({ era, requestInfo, authInfo, session }) =>
         createServer(
           this.#apisOf((name) => requestInfo?.headers.get(name) ?? undefined, authInfo),
           settings,
+          store,
           {
             era,
             log,
             prompts,
             allowTool: this.#toolFilter(authInfo),
+            ...(session !== undefined && { askability: askabilityOf(session) }),
           },
         ),
-      MAX_BODY_BYTES,
+      {
+        maxRequestBodySize: MAX_BODY_BYTES,
+        sessions: this.#sessions,
+        questions: this.#questions,
+        keepAliveMs: settings.http.keepAlive * 1000,
+      },
     );
   }
 
@@ -120,7 +140,7 @@ class Front {
   /** The front's steps, in order: each answers the request itself (a Reply) or lets it on to the next. */
   async handle(req: IncomingMessage, res: ServerResponse, entry: LogEntry): Promise<reply.Reply | undefined> {
     const path = entry.path;
-    if (path === '/health') return reply.health(req.method, this.#shuttingDown);
+    if (path === '/health') return reply.health(req.method, this.#shuttingDown, this.#store.status());
     if (this.#oauth?.metadataPaths.includes(path)) return reply.metadata(req.method, this.#oauth.metadata());
     if (path !== '/mcp') return reply.NOT_FOUND;
     // DNS rebinding: a browser page on another site may reach this port under a name that resolves here.
@@ -151,7 +171,7 @@ class Front {
     res: ServerResponse,
     entry: LogEntry,
     place: Place,
-    caller: AuthInfo | undefined,
+    authInfo: AuthInfo | undefined,
   ): Promise<reply.Reply | undefined> {
     const body = await place.read(req);
     if ('reply' in body) return body.reply;
@@ -160,20 +180,42 @@ class Front {
       entry.rpc = 'batch';
       return reply.BATCH;
     }
+    const caller = this.#callerOf(req, authInfo);
+    // An answer to a question one of the replicas asked: routed to the call that waits for it.
+    if (isAnswer(body.message)) return this.#answer(body.message, caller, entry);
     const { method, tool } = describeCall(body.message, entry);
     const refusal =
       method === 'tools/call' && tool !== undefined
-        ? this.#scopeRefusal(tool, body.message, caller)
+        ? this.#scopeRefusal(tool, body.message, authInfo)
         : undefined;
     if (refusal !== undefined) return reply.refused(refusal);
     try {
       for (const api of this.apis)
-        forwardedHeaders((name) => headerText(req, name), api.config, this.#mcpTokens(caller));
+        forwardedHeaders((name) => headerText(req, name), api.config, this.#mcpTokens(authInfo));
     } catch (error) {
       if (error instanceof HeaderError) return reply.badForwardedHeader(`forwarded ${error.message}`);
       throw error;
     }
     await this.#exchange(req, res, body.message, caller);
+  }
+
+  /** Who makes a request: the authenticated caller, its session (2025 era), and who may answer what it asks. */
+  #callerOf(req: IncomingMessage, authInfo: AuthInfo | undefined): Caller {
+    const session = this.#sessions.read(headerText(req, 'mcp-session-id'));
+    const asker = session.kind === 'session' ? askerOf(principalOf(authInfo), session.session) : undefined;
+    return { authInfo, session, asker };
+  }
+
+  /** An answer POSTed by a client: accepted (202) only as the first answer of the asker to an open question. */
+  async #answer(message: AnswerMessage, caller: Caller, entry: LogEntry): Promise<reply.Reply> {
+    entry.rpc = 'answer';
+    if (caller.asker === undefined) return reply.ANSWER_WITHOUT_SESSION;
+    try {
+      return reply.answered(await this.#questions.answer(String(message.id), caller.asker, message));
+    } catch (error) {
+      if (error instanceof StoreUnavailable) return reply.STORE_UNAVAILABLE;
+      throw error;
+    }
   }
 
   /**
@@ -243,4 +285,43 @@ class Front {
       hardStop.unref();
     });
   }
+}
+
+/** A JSON-RPC response (to a question the server asked): an id, a result or an error, no method. */
+interface AnswerMessage {
+  readonly id: string | number;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+function isAnswer(message: unknown): message is AnswerMessage {
+  if (typeof message !== 'object' || message === null) return false;
+  const candidate = message as Record<string, unknown>;
+  return (
+    !('method' in candidate) &&
+    (typeof candidate.id === 'string' || typeof candidate.id === 'number') &&
+    ('result' in candidate || 'error' in candidate)
+  );
+}
+
+/** Whether a 2025-era client of remote mode can be asked, from its session, or why not. */
+function askabilityOf(session: SessionReading): Askability {
+  if (session.kind === 'none') {
+    return {
+      canAsk: false,
+      why: 'this client sent no Mcp-Session-Id, so remote mode cannot tell whether it can ask its user (a client that keeps the session id it is given at initialize can be asked)',
+    };
+  }
+  if (session.kind === 'foreign') {
+    return {
+      canAsk: false,
+      why: 'its Mcp-Session-Id was not issued by this deployment (replicas without one --stateKey, or a restart without it), so remote mode cannot tell whether it can ask its user; reconnecting gives it a new one',
+    };
+  }
+  return session.session.elicitation
+    ? { canAsk: true }
+    : {
+        canAsk: false,
+        why: 'this client did not declare elicitation (questions to its user) when it initialized',
+      };
 }

@@ -5,16 +5,43 @@ import {
   createMcpHandler,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
+  type McpServer,
   type McpServerFactory,
+  type Transport,
 } from '@modelcontextprotocol/server';
+import { AskingTransport, type Questions } from './questions.js';
+import type { Sessions, SessionReading } from './session.js';
+
+/** Who makes a request, as the front worked it out: the authenticated caller, the session, who may answer. */
+export interface Caller {
+  readonly authInfo: AuthInfo | undefined;
+  readonly session: SessionReading;
+  /** Who may answer a question asked on this request (session.ts askerOf); undefined without a session. */
+  readonly asker: string | undefined;
+}
 
 /** Serves one MCP message, read and parsed in front, on an HTTP exchange, and writes the answer. */
 export type Exchange = (
   req: IncomingMessage,
   res: ServerResponse,
   message: unknown,
-  authInfo: AuthInfo | undefined,
+  caller: Caller,
 ) => Promise<void>;
+
+/** Makes the server of one request; a 2025-era request's server knows what its session says of the client. */
+export type ServerFactory = (
+  context: Parameters<McpServerFactory>[0] & { readonly session?: SessionReading },
+) => McpServer | Promise<McpServer>;
+
+export interface ExchangeOptions {
+  readonly maxRequestBodySize: number;
+  /** Mints the session ids of 2025-era clients and reads them. */
+  readonly sessions: Sessions;
+  /** Where the questions asked of 2025-era clients are held until answered. */
+  readonly questions: Questions;
+  /** Between the keep-alive comments of a stream that waits for an answer (--keepAlive). */
+  readonly keepAliveMs: number;
+}
 
 /**
  * Both protocol eras over stateless HTTP, each request on a fresh server from `factory`:
@@ -22,44 +49,59 @@ export type Exchange = (
  * - 2026-07-28 requests go to the SDK's createMcpHandler (its classification, header checks and caching
  *   hints), which answers in one JSON body unless a notification precedes the result.
  * - 2025-era requests (as the SDK's classifyInboundRequest, the rule behind its isLegacyRequest, classifies
- *   them) go to the SDK's streamable HTTP transport in stateless JSON mode, as the SDK documents for
- *   hand-wired compositions: one JSON body instead of an SSE stream per call. Such a client cannot keep a
- *   log level between stateless requests, and the only notification it would get (a warning for a failed
- *   call) repeats the error result it gets.
+ *   them) go to the SDK's streamable HTTP transport: `initialize` is answered with a signed session id that
+ *   says whether the client can ask its user (session.ts); a tools/call of such a session is answered on an
+ *   SSE stream, which can carry the question (questions.ts) and keep-alive comments while the person thinks;
+ *   everything else in one JSON body.
  *
  * The SDK's toNodeHandler would serialise the parsed body again into the Request and write a JSON answer in
  * pieces; here the Request carries no body (the handler takes the parsed one) and a JSON answer goes out in
  * one write, with its length.
  */
-export function createExchange(factory: McpServerFactory, maxRequestBodySize: number): Exchange {
+export function createExchange(factory: ServerFactory, options: ExchangeOptions): Exchange {
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
-    maxRequestBodySize,
+    maxRequestBodySize: options.maxRequestBodySize,
     onerror: () => undefined,
   });
 
+  /** A 2025-era request: its answer, and the server to close once the answer is written. */
   async function legacy(
     request: Request,
     gone: AbortSignal,
     message: unknown,
-    authInfo?: AuthInfo,
-  ): Promise<Response> {
-    const server = await factory({ era: 'legacy', requestInfo: request, ...(authInfo && { authInfo }) });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+    caller: Caller,
+  ): Promise<{ response: Response; server: McpServer; headers: Record<string, string> }> {
+    const { authInfo, session, asker } = caller;
+    const method = (message as { method?: unknown }).method;
+    const server = await factory({
+      era: 'legacy',
+      requestInfo: request,
+      session,
+      ...(authInfo && { authInfo }),
     });
+    const asking = method === 'tools/call' && session.kind === 'session' && session.session.elicitation;
+    const inner = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !asking,
+      keepAliveMs: options.keepAliveMs,
+    });
+    const transport: Transport =
+      asking && asker !== undefined ? new AskingTransport(inner, options.questions, asker) : inner;
     await server.connect(transport);
     // Closing the server aborts the calls in flight: the tool's request to the endpoint ends with them.
     gone.addEventListener('abort', () => void server.close().catch(() => undefined), { once: true });
-    try {
-      return await transport.handleRequest(request, { parsedBody: message, ...(authInfo && { authInfo }) });
-    } finally {
-      void server.close().catch(() => undefined);
-    }
+    const response = await inner.handleRequest(request, {
+      parsedBody: message,
+      ...(authInfo && { authInfo }),
+    });
+    const capabilities = (message as { params?: { capabilities?: unknown } }).params?.capabilities;
+    const headers: Record<string, string> =
+      method === 'initialize' && response.ok ? { 'mcp-session-id': options.sessions.mint(capabilities) } : {};
+    return { response, server, headers };
   }
 
-  return async (req, res, message, authInfo) => {
+  return async (req, res, message, caller) => {
     // A client that goes away cancels its call (the SDK passes the signal on to the tool's request).
     const gone = new AbortController();
     res.once('close', () => {
@@ -74,14 +116,20 @@ export function createExchange(factory: McpServerFactory, maxRequestBodySize: nu
     });
     // The modern handler also answers what the classification refuses, in the SDK's words. It cancels a
     // call through its Request's signal; the legacy leg closes its server (an unused signal costs a copy).
-    const response =
-      route.kind === 'legacy'
-        ? await legacy(webRequest(req), gone.signal, message, authInfo)
-        : await modern.fetch(webRequest(req, gone.signal), {
-            parsedBody: message,
-            ...(authInfo && { authInfo }),
-          });
-    await write(response, res, gone.signal);
+    if (route.kind !== 'legacy') {
+      const { authInfo } = caller;
+      const response = await modern.fetch(webRequest(req, gone.signal), {
+        parsedBody: message,
+        ...(authInfo && { authInfo }),
+      });
+      return write(response, res, gone.signal);
+    }
+    const { response, server, headers } = await legacy(webRequest(req), gone.signal, message, caller);
+    try {
+      await write(response, res, gone.signal, headers);
+    } finally {
+      void server.close().catch(() => undefined);
+    }
   };
 }
 
@@ -107,8 +155,13 @@ function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
 }
 
 /** Writes a Response: a JSON (or empty) answer at once, an SSE stream as it comes, at the client's pace. */
-async function write(response: Response, res: ServerResponse, gone: AbortSignal): Promise<void> {
-  const head: Record<string, string> = {};
+async function write(
+  response: Response,
+  res: ServerResponse,
+  gone: AbortSignal,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  const head: Record<string, string> = { ...extra };
   response.headers.forEach((value, name) => (head[name] = value));
   if (response.body === null) {
     res.writeHead(response.status, head);

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import type { Refusal } from '../auth/refusal.js';
+import type { AnswerOutcome } from '../store/store.js';
 
 // Every answer the front gives on its own, before a request reaches the SDK: status, headers and body, in one
 // place to read against docs/contract.md. MCP clients get JSON-RPC error bodies (id null: the request was not
@@ -31,11 +32,24 @@ function rpcError(status: number, code: number, message: string, headers?: Recor
   };
 }
 
-/** GET /health, for load balancers: 503 once shutting down. */
-export function health(method: string | undefined, stopping: boolean): Reply {
+/**
+ * GET /health, for load balancers: 503 once shutting down. The store's state is said, not turned into a 503: a
+ * replica whose store is down still answers queries (it only refuses mutations that need the store).
+ */
+export function health(
+  method: string | undefined,
+  stopping: boolean,
+  store: { readonly reachable: boolean; readonly description: string },
+): Reply {
   if (method !== 'GET' && method !== 'HEAD')
     return { status: 405, body: { error: 'use GET' }, headers: { allow: 'GET, HEAD' } };
-  return { status: stopping ? 503 : 200, body: { status: stopping ? 'stopping' : 'ok' } };
+  return {
+    status: stopping ? 503 : 200,
+    body: {
+      status: stopping ? 'stopping' : 'ok',
+      store: { kind: store.description, state: store.reachable ? 'reachable' : 'unreachable' },
+    },
+  };
 }
 
 /**
@@ -106,3 +120,48 @@ export function badForwardedHeader(problem: string): Reply {
 }
 
 export const INTERNAL_ERROR = rpcError(500, -32603, 'Internal server error');
+
+/** What became of an answer POSTed by a client (202: it decides the question; else why it changes nothing). */
+export function answered(outcome: AnswerOutcome): Reply {
+  switch (outcome) {
+    case 'delivered':
+      return { status: 202 };
+    case 'unknown':
+      return rpcError(
+        404,
+        -32602,
+        'no question with this id is open: it was answered, timed out, or its call ended; nothing was sent',
+      );
+    case 'not-yours':
+      return rpcError(
+        403,
+        -32602,
+        'this question was asked in another session or of another user: the answer changes nothing',
+      );
+    case 'answered':
+      return rpcError(
+        409,
+        -32602,
+        'this question was answered already: the first answer decided, this one changes nothing',
+      );
+    case 'asker-gone':
+      return rpcError(
+        410,
+        -32603,
+        'the server instance that asked this question has stopped; its call sent nothing: call the tool again',
+      );
+  }
+}
+
+export const ANSWER_WITHOUT_SESSION = rpcError(
+  400,
+  -32602,
+  'an answer must come with the Mcp-Session-Id of the session that was asked',
+);
+
+export const STORE_UNAVAILABLE = rpcError(
+  503,
+  -32603,
+  'the server cannot take answers right now (its shared store cannot be reached); nothing was sent',
+  { 'retry-after': '1' },
+);

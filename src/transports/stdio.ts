@@ -5,6 +5,7 @@ import { log } from '../log.js';
 import type { Api } from '../server/api.js';
 import { createServer } from '../server/create-server.js';
 import { follow } from '../startup/reload.js';
+import type { Store } from '../store/store.js';
 import type { Started } from '../startup/start.js';
 
 /**
@@ -15,12 +16,16 @@ import type { Started } from '../startup/start.js';
 export function serveOnStdio(
   server: ServerConfig,
   started: Started,
+  store: Store,
   reloadConfig: (() => Promise<Started>) | undefined,
 ): void {
   const live = new Live<readonly Api[]>(started.apis, server.configFile !== undefined);
-  const session = serveStdio(({ era }) => createServer(live, server, { era, prompts: started.prompts }), {
-    onerror: (error) => log(`graphql-mcp: ${error.message}`),
-  });
+  const session = serveStdio(
+    ({ era }) => createServer(live, server, store, { era, prompts: started.prompts }),
+    {
+      onerror: (error) => log(`graphql-mcp: ${error.message}`),
+    },
+  );
   const unfollow = follow(server, live, started, reloadConfig);
   let stopping = false;
   const stop = () => {

@@ -302,6 +302,19 @@ describe('a 2026-07-28 client (SDK v2) that can ask, over stdio', () => {
   aPersonDecides(() => clientV2([`--operations=${dir}`]));
 });
 
+describe('a 2025-era client (SDK v1) that can ask, over HTTP (remote mode): asked on the stream of its call', () => {
+  let remote: HttpMcpProcess;
+  before(async () => {
+    remote = await startHttpMcp([
+      `--endpoint=${api.url}`,
+      `--headers={"Authorization":"${TOKEN}"}`,
+      `--operations=${dir}`,
+    ]);
+  });
+  after(() => remote?.stop());
+  aPersonDecides(() => clientV1([], true, remote.url));
+});
+
 describe('a 2026-07-28 client (SDK v2) that can ask, over HTTP (remote mode)', () => {
   let remote: HttpMcpProcess;
   before(async () => {
@@ -345,7 +358,9 @@ describe('clients that cannot ask', () => {
         assert.notEqual(result.isError, true, text(result));
         assert.match(
           result.content.map((item) => item.text).join('\n'),
-          /ran without the user's confirmation/,
+          era === '2025'
+            ? /ran without asking the user: this client did not declare elicitation .* when it connected\. Under --mutations=confirm, allowMutations decided\./
+            : /ran without asking the user: this request's client capabilities do not include elicitation\./,
         );
         assert.equal(mutationsSent().length, before + 1);
       } finally {
@@ -361,7 +376,7 @@ describe('clients that cannot ask', () => {
         const result = await client.call('graphql_query', addReview());
         assert.match(
           text(result),
-          /^MUTATION_NOT_ALLOWED: .*--mutations=require-confirm.*cannot ask its user/,
+          /^MUTATION_NOT_ALLOWED: .*--mutations=require-confirm.*nobody can be asked here: /,
         );
         assert.equal(mutationsSent().length, before);
       } finally {
@@ -370,15 +385,17 @@ describe('clients that cannot ask', () => {
     });
   }
 
-  test('a 2025-era client over stateless HTTP cannot be asked: allowMutations decides, and the result says so', async () => {
+  test('a 2025-era client over HTTP that did not declare elicitation: allowMutations decides, and the result says why nobody was asked', async () => {
     const remote = await startHttpMcp([`--endpoint=${api.url}`]);
-    const client = await clientV1([], true, remote.url);
+    const client = await clientV1([], false, remote.url);
     try {
       const before = mutationsSent().length;
       const result = await client.call('graphql_query', addReview());
       assert.notEqual(result.isError, true, text(result));
-      assert.equal(client.questions.length, 0);
-      assert.match(result.content.map((item) => item.text).join('\n'), /ran without the user's confirmation/);
+      assert.match(
+        result.content.map((item) => item.text).join('\n'),
+        /ran without asking the user: this client did not declare elicitation \(questions to its user\) when it initialized/,
+      );
       assert.equal(mutationsSent().length, before + 1);
     } finally {
       await client.close();

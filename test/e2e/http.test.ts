@@ -137,10 +137,16 @@ describe('the MCP endpoint over Streamable HTTP', () => {
     assert.match(texts(result)[0]!, /type Book \{/);
   });
 
-  test('keeps no session: an initialize answer carries no Mcp-Session-Id', async () => {
+  test('keeps no session state: an initialize answer carries a signed Mcp-Session-Id that holds what the client declared', async () => {
     const response = await postInitialize(server.url);
     assertInitialized(response);
-    assert.equal(response.headers['mcp-session-id'], undefined);
+    const id = String(response.headers['mcp-session-id']);
+    assert.match(id, /^gm1\.[\w-]+\.[\w-]+$/);
+    const [, body] = id.split('.');
+    assert.deepEqual(Object.keys(JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'))).sort(), [
+      'e',
+      'n',
+    ]);
   });
 
   test('answers a tool call that arrives without an initialize on its connection (stateless)', async () => {

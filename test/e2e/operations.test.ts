@@ -277,7 +277,7 @@ describe('--operations with --schema: a folder of operations becomes tools', () 
     // This test client cannot ask its user (no elicitation): the result says the mutation ran unconfirmed.
     assert.match(
       texts(result).join('\n'),
-      /ran without the user's confirmation: this client cannot ask its user/,
+      /ran without asking the user: this client did not declare elicitation/,
     );
   });
 

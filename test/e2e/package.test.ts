@@ -36,7 +36,7 @@ describe('the npm package', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test("the tarball holds the bundled bin, the config file's JSON Schema, the licences and nothing else", () => {
+  test("the tarball holds the bundled bin and its parts loaded on demand (the Redis store, telemetry), the config file's JSON Schema, the licences and nothing else", () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     assert.deepEqual(listing, [
       'package/LICENSE',
@@ -45,6 +45,8 @@ describe('the npm package', () => {
       'package/dist/THIRD_PARTY_NOTICES.md',
       'package/dist/cli.cjs',
       'package/dist/server.cjs',
+      'package/dist/store-redis.cjs',
+      'package/dist/telemetry.cjs',
       'package/package.json',
     ]);
   });
