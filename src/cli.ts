@@ -8,10 +8,14 @@ import { ConfigError } from './config/parsers.js';
 import type { ApiConfig, ServerConfig } from './config/types.js';
 import { describeStart } from './startup/describe.js';
 import { openStore } from './store/open.js';
+import { startTelemetry } from './telemetry/telemetry.js';
 import { start } from './startup/start.js';
 import { serveOnStdio } from './transports/stdio.js';
 import { log } from './log.js';
 import { VERSION } from './version.js';
+
+/** How long the last spans and metrics may take to leave at shutdown. */
+const TELEMETRY_FLUSH_MS = 1_500;
 
 async function main(): Promise<void> {
   // The inputs of every load, at start-up and on each reload of the config file.
@@ -23,6 +27,13 @@ async function main(): Promise<void> {
   if (loaded.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
   for (const warning of loaded.warnings) log(`graphql-mcp: ${warning}`);
   const { server, apis } = loaded;
+  // OpenTelemetry, when the OTEL_* variables ask for it: loaded only then.
+  const telemetry = await startTelemetry(process.env, {
+    version: VERSION,
+    documents: server.traceDocuments,
+    log,
+  });
+  for (const warning of telemetry.warnings) log(`graphql-mcp: ${warning}`);
   const stdio = server.transport === 'stdio';
   const started = await attemptAsync(() => start(server, apis, stdio), loaded.fromEnvironment);
   for (const note of started.notes) log(`graphql-mcp: ${note}`);
@@ -42,7 +53,7 @@ async function main(): Promise<void> {
   const stop = () =>
     void running
       .shutdown()
-      .then(() => store.close())
+      .then(() => Promise.all([store.close(), telemetry.telemetry?.shutdown(TELEMETRY_FLUSH_MS)]))
       .then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

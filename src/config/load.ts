@@ -118,6 +118,7 @@ function readServer(options: OptionValues, configFile: string | undefined): Serv
     tools: options.get('tools'),
     prompts: options.get('prompts') ?? [],
     confirmTimeout: options.get('confirmTimeout'),
+    traceDocuments: options.get('traceDocuments'),
     configFile,
     http: {
       host: options.get('host'),

@@ -298,6 +298,15 @@ export const OPTIONS = {
     scope: 'server',
     help: 'the built-in tools offered, comma-separated; `none` offers only the operation tools',
   },
+  traceDocuments: {
+    env: 'GRAPHQL_TRACE_DOCUMENTS',
+    default: 'false',
+    parse: readBoolean,
+    json: BOOLEAN,
+    group: 'tuning',
+    scope: 'server',
+    help: 'with OpenTelemetry on (`OTEL_EXPORTER_OTLP_ENDPOINT`), record each GraphQL document in its span (`graphql.document`); variables never',
+  },
   transport: {
     env: 'GRAPHQL_MCP_TRANSPORT',
     value: 'stdio|http',

@@ -36,6 +36,8 @@ export interface ServerConfig {
   readonly prompts: readonly string[];
   /** --confirmTimeout, in seconds: how long a person has to answer a mutation's question. */
   readonly confirmTimeout: number;
+  /** --traceDocuments: telemetry records each GraphQL document (never variables). */
+  readonly traceDocuments: boolean;
   /** Remote mode's settings; used only with transport http. */
   readonly http: HttpOptions;
   /** --config: the file the APIs come from, read again when it changes (stdio mode). */

@@ -4,6 +4,7 @@ import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { cancelled, ToolError } from '../errors.js';
 import { letInputIn } from '../time-slice.js';
+import { activeTelemetry } from '../telemetry/telemetry.js';
 import { VERSION } from '../version.js';
 import { describeEndpoint } from './endpoint.js';
 import { HeaderSet } from './headers.js';
@@ -433,16 +434,21 @@ async function exchangeOnce(
     url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
   return new Promise((resolve, reject) => {
     if (stop.reason !== undefined) return reject(stop.reason);
-    const req = request({ ...urlToHttpOptions(url), method, headers, agent });
+    // With telemetry on, a CLIENT span per request, whose trace context the API receives.
+    const trace = activeTelemetry()?.httpRequest(method, url);
+    const sent = trace === undefined ? headers : { ...headers, ...trace.headers };
+    const req = request({ ...urlToHttpOptions(url), method, headers: sent, agent });
     // Stopped here until the response arrives (readBody stops the body), rather than given a signal to
     // node:http, which watches the request's whole life for it with a handful of listeners.
     const ended = stop.during((reason) => req.destroy(reason));
     req.once('response', (response) => {
       ended();
+      trace?.end(response.statusCode);
       resolve(response);
     });
     req.once('error', (error: NodeJS.ErrnoException) => {
       ended();
+      trace?.end(undefined, stop.reason instanceof ToolError ? stop.reason.code : (error.code ?? 'NETWORK_ERROR'));
       // A pooled connection the server closed while idle fails at once; the request never reached it.
       if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined) {
         exchangeOnce(url, method, headers, body, stop, false).then(resolve, reject);

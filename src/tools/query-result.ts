@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ApiConfig } from '../config/types.js';
+import { activeTelemetry } from '../telemetry/telemetry.js';
 import { fitResponse, shapeNote } from '../graphql/result-shape.js';
 import { redactionNote, type Redactor } from '../redaction/redactor.js';
 import { boundedNote, notesRoom, withNotes } from './notes.js';
@@ -11,6 +12,7 @@ import { boundedNote, notesRoom, withNotes } from './notes.js';
  * hints, values redacted) is a text of its own and sits in the response's extensions too (see notes.ts).
  */
 export async function graphqlResult(
+  tool: string,
   config: ApiConfig,
   response: Record<string, unknown>,
   withheld: readonly string[],
@@ -38,6 +40,7 @@ export async function graphqlResult(
       shaped = { ...shaped, maxChars: config.maxResultChars };
   }
   if (shaped !== undefined) {
+    activeTelemetry()?.resultShortened(tool);
     result = shaped.value;
     const note = boundedNote(
       shapeNote(shaped, config.maxResultChars, '--maxResultChars', SHAPE_NOTE_CHARS),

@@ -14,7 +14,8 @@ import { errorCodes, errorMessages, isAuthFailure } from '../graphql/schema.js';
 import { hintsForMessages, validateDocument } from '../graphql/validate.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { PersistedDocument } from '../http/persisted.js';
-import { postGraphQL, wholeDocumentRefused } from '../http/post-graphql.js';
+import { postGraphQL, wholeDocumentRefused, type GraphQLResponse } from '../http/post-graphql.js';
+import { activeTelemetry } from '../telemetry/telemetry.js';
 import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
@@ -175,50 +176,82 @@ async function execute(
   if (plan.mutates && plan.ask && plan.confirm !== undefined) {
     const decision = await decide(plan, plan.confirm, call);
     outcome = decision.outcome;
+    activeTelemetry()?.mutationDecided(outcome);
     if (decision.kind !== 'run') audit(plan, { decision: outcome, sent: false });
     if (decision.kind === 'ask') return decision.result;
     if (decision.kind === 'refuse') throw decision.error;
     if (decision.note !== undefined) call.notes = [...call.notes, decision.note];
   }
 
-  // 10. The request. Serialising megabytes of variables and encoding the result take tens of milliseconds each:
-  // each gets a turn of the event loop of its own, so that pings and cancellations are not kept waiting.
+  // 10. The request, and its answer as the result.
+  const { status, result, advice } = await request(plan, call, signal, outcome);
+  if (plan.mutates) audit(plan, { decision: outcome, sent: true, status });
+  if (advice !== undefined) call.notes = [...call.notes, advice];
+  return graphqlResult(plan.tool, config, result, call.notes, call.hide, () =>
+    failureHints(target, status, result, schema),
+  );
+}
+
+/**
+ * Sends the plan's operation, in a span of its own when telemetry is on. Serialising megabytes of variables and
+ * encoding the result take tens of milliseconds each: each gets a turn of the event loop of its own, so that
+ * pings and cancellations are not kept waiting.
+ */
+async function request(
+  plan: Plan,
+  call: Call,
+  signal: AbortSignal | undefined,
+  outcome: Outcome,
+): Promise<GraphQLResponse> {
+  const { target, document, operation, operationName, variables } = plan;
+  const { config } = target.api;
   const large = jsonLengthAtLeast(variables, LARGE_VARIABLES);
   if (large) await letInputIn();
   const json = variables === undefined ? undefined : serialise(variables);
   if (large) await letInputIn();
-  const { status, result, advice } = await postGraphQL({
-    endpoint,
-    headers: target.headers,
-    protocol: config.protocol,
-    // The document as analysed, printed from its tree: what was checked is what is sent.
-    operation: {
-      query: document.text,
-      operationName,
-      variables: json,
-      kind: plan.mutates ? 'mutation' : 'query',
-      persisted: plan.persisted,
-    },
-    timeoutMs: plan.timeout ?? config.timeout,
-    maxBytes: config.maxResponseBytes,
-    signal,
-    retryable: !plan.mutates,
-    checkHop: redirectRule(target),
-    redact: (text) => call.hide.text(text),
-  }).catch((error: unknown) => {
-    if (plan.mutates)
+  const trace = activeTelemetry()?.graphql({
+    type: operation.operation,
+    name: operationName ?? operation.name?.value,
+    document: document.text,
+    api: config.name,
+  });
+  const send = () =>
+    postGraphQL({
+      endpoint: target.endpoint,
+      headers: target.headers,
+      protocol: config.protocol,
+      // The document as analysed, printed from its tree: what was checked is what is sent.
+      operation: {
+        query: document.text,
+        operationName,
+        variables: json,
+        kind: plan.mutates ? 'mutation' : 'query',
+        persisted: plan.persisted,
+      },
+      timeoutMs: plan.timeout ?? config.timeout,
+      maxBytes: config.maxResponseBytes,
+      signal,
+      retryable: !plan.mutates,
+      checkHop: redirectRule(target),
+      redact: (text) => call.hide.text(text),
+    });
+  let response: GraphQLResponse;
+  try {
+    response = await (trace === undefined ? send() : trace.run(send));
+  } catch (error) {
+    trace?.end(error instanceof ToolError ? error.code : 'error');
+    if (plan.mutates) {
       audit(plan, {
         decision: outcome,
         sent: true,
         ...(error instanceof ToolError && { error: error.code }),
       });
+    }
     throw error instanceof ToolError ? withAdvice(error, target) : error;
-  });
-  if (plan.mutates) audit(plan, { decision: outcome, sent: true, status });
-  if (advice !== undefined) call.notes = [...call.notes, advice];
-  return graphqlResult(config, result, call.notes, call.hide, () =>
-    failureHints(target, status, result, schema),
-  );
+  }
+  const { result } = response;
+  trace?.end(Array.isArray(result.errors) && (result.data ?? null) === null ? 'graphql_error' : undefined);
+  return response;
 }
 
 /** Records a mutation's fate (remote mode's audit line): the call's tool, API, operation and root fields. */

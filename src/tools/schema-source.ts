@@ -21,6 +21,7 @@ import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
+import { activeTelemetry } from '../telemetry/telemetry.js';
 import { credentialAdvice, redirectRule, targetOf, type CallTarget } from './target.js';
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
@@ -138,7 +139,27 @@ async function fetchIntrospection(
   signal: AbortSignal,
 ): Promise<IntrospectionQuery> {
   const { endpoint, headers } = target;
-  const introspect = (query: string) =>
+  const introspect = (query: string) => traced(() => post(query));
+  // With telemetry on, the introspection is a GraphQL operation of its own span.
+  const traced = <T>(send: () => Promise<T>): Promise<T> => {
+    const trace = activeTelemetry()?.graphql({
+      type: 'query',
+      name: 'IntrospectionQuery',
+      api: target.api.config.name,
+    });
+    if (trace === undefined) return send();
+    return trace.run(send).then(
+      (answer) => {
+        trace.end();
+        return answer;
+      },
+      (error: unknown) => {
+        trace.end(error instanceof ToolError ? error.code : 'error');
+        throw error;
+      },
+    );
+  };
+  const post = (query: string) =>
     postGraphQL({
       endpoint,
       headers,

@@ -14,8 +14,10 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
-/** A request's body: the parsed message, or the answer to give instead. */
-export type Body = { readonly message: unknown } | { readonly reply: Reply };
+/** A request's body: the parsed message, or the answer to give instead (and the bound it met, if one did). */
+export type Body =
+  | { readonly message: unknown }
+  | { readonly reply: Reply; readonly bound?: 'body_too_large' | 'holding_too_much' };
 
 /** A request's place among those in flight: it reads the body, and gives the place and the bytes back. */
 export interface Place {
@@ -47,8 +49,9 @@ export class Bounds {
             bytes += length;
             this.#heldBytes += length;
             // The rest is left unread: the reply closes the connection.
-            if (bytes > MAX_BODY_BYTES) return { reply: tooLarge(MAX_BODY_BYTES) };
-            if (this.#heldBytes > MAX_HELD_BYTES) return { reply: HOLDING_TOO_MUCH };
+            if (bytes > MAX_BODY_BYTES) return { reply: tooLarge(MAX_BODY_BYTES), bound: 'body_too_large' };
+            if (this.#heldBytes > MAX_HELD_BYTES)
+              return { reply: HOLDING_TOO_MUCH, bound: 'holding_too_much' };
             chunks.push(chunk as Buffer);
           }
           return { message: JSON.parse(Buffer.concat(chunks, bytes).toString('utf8')) as unknown };

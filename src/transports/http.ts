@@ -17,12 +17,13 @@ import type { PromptDefinition } from '../prompts/prompt.js';
 import { operationTools, type Api } from '../server/api.js';
 import { createServer } from '../server/create-server.js';
 import { StoreUnavailable, type Store } from '../store/store.js';
+import { activeTelemetry } from '../telemetry/telemetry.js';
 import { stateKeyOf, type Askability } from '../tools/confirmation.js';
 import { apiFor } from '../tools/security.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { forwardedHeaders, withForwardedHeaders } from './forwarding.js';
 import { hostProblem } from './host-check.js';
-import { createExchange, headerText, type Caller, type Exchange } from './mcp-exchange.js';
+import { createExchange, headerText, type Caller, type Exchange, type Written } from './mcp-exchange.js';
 import { Questions } from './questions.js';
 import * as reply from './replies.js';
 import { describeCall, logRequest, type LogEntry } from './request-log.js';
@@ -156,6 +157,7 @@ class Front {
     const place = this.#bounds.take();
     if (place === undefined) {
       req.resume();
+      activeTelemetry()?.requestRefused('in_flight');
       return reply.busy(this.#settings.http.maxInFlight);
     }
     try {
@@ -174,7 +176,10 @@ class Front {
     authInfo: AuthInfo | undefined,
   ): Promise<reply.Reply | undefined> {
     const body = await place.read(req);
-    if ('reply' in body) return body.reply;
+    if ('reply' in body) {
+      if (body.bound !== undefined) activeTelemetry()?.requestRefused(body.bound);
+      return body.reply;
+    }
     // JSON-RPC batches left MCP in 2025-06-18: one message per request, so that one log line tells its method.
     if (Array.isArray(body.message)) {
       entry.rpc = 'batch';
@@ -196,7 +201,20 @@ class Front {
       if (error instanceof HeaderError) return reply.badForwardedHeader(`forwarded ${error.message}`);
       throw error;
     }
-    await this.#exchange(req, res, body.message, caller);
+    // With telemetry on, the request's SERVER span, its context from the HTTP traceparent or the message's _meta.
+    const trace = activeTelemetry()?.request(body.message, {
+      traceparent: headerText(req, 'traceparent'),
+      tracestate: headerText(req, 'tracestate'),
+      protocolVersion: headerText(req, 'mcp-protocol-version'),
+      httpVersion: req.httpVersion,
+    });
+    if (trace === undefined) return void (await this.#exchange(req, res, body.message, caller));
+    let written: Written | undefined;
+    try {
+      written = await trace.run(() => this.#exchange(req, res, body.message, caller));
+    } finally {
+      trace.end(written?.body, written?.status ?? 500);
+    }
   }
 
   /** Who makes a request: the authenticated caller, its session (2025 era), and who may answer what it asks. */

@@ -20,13 +20,19 @@ export interface Caller {
   readonly asker: string | undefined;
 }
 
+/** What was written: the status, and a JSON answer's bytes (none for an SSE stream). */
+export interface Written {
+  readonly status: number;
+  readonly body?: Buffer;
+}
+
 /** Serves one MCP message, read and parsed in front, on an HTTP exchange, and writes the answer. */
 export type Exchange = (
   req: IncomingMessage,
   res: ServerResponse,
   message: unknown,
   caller: Caller,
-) => Promise<void>;
+) => Promise<Written>;
 
 /** Makes the server of one request; a 2025-era request's server knows what its session says of the client. */
 export type ServerFactory = (
@@ -126,7 +132,7 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
     }
     const { response, server, headers } = await legacy(webRequest(req), gone.signal, message, caller);
     try {
-      await write(response, res, gone.signal, headers);
+      return await write(response, res, gone.signal, headers);
     } finally {
       void server.close().catch(() => undefined);
     }
@@ -160,19 +166,22 @@ async function write(
   res: ServerResponse,
   gone: AbortSignal,
   extra: Readonly<Record<string, string>> = {},
-): Promise<void> {
+): Promise<Written> {
   const head: Record<string, string> = { ...extra };
   response.headers.forEach((value, name) => (head[name] = value));
+  const status = response.status;
   if (response.body === null) {
-    res.writeHead(response.status, head);
-    return void res.end();
+    res.writeHead(status, head);
+    res.end();
+    return { status };
   }
   if (!head['content-type']?.startsWith('text/event-stream')) {
     const body = Buffer.from(await response.arrayBuffer());
-    res.writeHead(response.status, { ...head, 'content-length': String(body.length) });
-    return void res.end(body);
+    res.writeHead(status, { ...head, 'content-length': String(body.length) });
+    res.end(body);
+    return { status, body };
   }
-  res.writeHead(response.status, head);
+  res.writeHead(status, head);
   const closed = new Promise<void>((resolve) => res.once('close', resolve));
   const reader = response.body.getReader();
   try {
@@ -183,4 +192,5 @@ async function write(
     void reader.cancel().catch(() => undefined);
     res.end();
   }
+  return { status };
 }

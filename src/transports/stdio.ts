@@ -1,3 +1,4 @@
+import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServerConfig } from '../config/types.js';
 import { Live } from '../live.js';
@@ -6,7 +7,11 @@ import type { Api } from '../server/api.js';
 import { createServer } from '../server/create-server.js';
 import { follow } from '../startup/reload.js';
 import type { Store } from '../store/store.js';
+import { activeTelemetry } from '../telemetry/telemetry.js';
 import type { Started } from '../startup/start.js';
+
+/** How long the last spans and metrics may take to leave when the client closes stdin. */
+const TELEMETRY_FLUSH_MS = 1_500;
 
 /**
  * One client over stdin/stdout, in whichever protocol era it opens with (the SDK's serveStdio), until it closes
@@ -20,21 +25,25 @@ export function serveOnStdio(
   reloadConfig: (() => Promise<Started>) | undefined,
 ): void {
   const live = new Live<readonly Api[]>(started.apis, server.configFile !== undefined);
-  const session = serveStdio(
-    ({ era }) => createServer(live, server, store, { era, prompts: started.prompts }),
-    {
-      onerror: (error) => log(`graphql-mcp: ${error.message}`),
-    },
-  );
+  const factory: McpServerFactory = ({ era }) =>
+    createServer(live, server, store, { era, prompts: started.prompts });
+  const telemetry = activeTelemetry();
+  // With telemetry on, each server's transport is traced: a span per request, the tool's spans under it.
+  const session = serveStdio(telemetry?.traceServers(factory, 'pipe') ?? factory, {
+    onerror: (error) => log(`graphql-mcp: ${error.message}`),
+  });
   const unfollow = follow(server, live, started, reloadConfig);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
     unfollow();
-    void session.close().finally(() => process.exit(0));
-    // A close that hangs must not keep the process alive.
-    setTimeout(() => process.exit(0), 500).unref();
+    void session
+      .close()
+      .then(() => Promise.all([store.close(), telemetry?.shutdown(TELEMETRY_FLUSH_MS)]))
+      .finally(() => process.exit(0));
+    // A close that hangs must not keep the process alive (telemetry gets its deadline, and a little more).
+    setTimeout(() => process.exit(0), telemetry === undefined ? 500 : TELEMETRY_FLUSH_MS + 500).unref();
   };
   // The client closing stdin ends the session; kept-alive connections to the endpoint must not keep us alive.
   process.stdin.once('end', stop);
