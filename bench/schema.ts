@@ -189,7 +189,7 @@ async function main(): Promise<void> {
 }
 
 async function directIntrospection(url: string): Promise<number> {
-  const { INTROSPECTION_QUERY } = await import('../src/graphql/schema.ts');
+  const { INTROSPECTION_QUERY } = await import('../src/schema/introspection.ts');
   const start = performance.now();
   const response = await fetch(url, {
     method: 'POST',
@@ -204,7 +204,7 @@ async function directIntrospection(url: string): Promise<number> {
 // process with a histogram watching. The endpoint sends a recorded introspection response, so that the time
 // graphql-js takes to execute introspection (a test server's work, not ours) does not count.
 async function longestStall(url: string): Promise<number> {
-  const { INTROSPECTION_QUERY } = await import('../src/graphql/schema.ts');
+  const { INTROSPECTION_QUERY } = await import('../src/schema/introspection.ts');
   const recorded = await (
     await fetch(url, {
       method: 'POST',

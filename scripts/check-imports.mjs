@@ -1,8 +1,9 @@
 // The layering rules of docs/architecture.md, checked on every `npm run lint`:
 //   1. no import cycle among the modules of src/ (type-only imports count: a cycle of types is a cycle of ideas);
-//   2. src/graphql/ and src/http/ know nothing of MCP, the tools, the transports or the configuration: they
-//      import nothing from src/tools/, src/transports/, src/auth/, src/server/, src/startup/, src/config/,
-//      src/cli.ts, src/schema-answers/ (what the tools answer), nor any @modelcontextprotocol package;
+//   2. src/graphql/ and src/http/ know nothing of MCP, the tools, the transports, the configuration or the schema
+//      answers: they import nothing from src/tools/, src/transports/, src/auth/, src/server/, src/startup/,
+//      src/config/, src/target/, src/schema/, src/cli.ts, nor any @modelcontextprotocol package; src/schema/
+//      (source, cache, views, answers) knows nothing of the tools, transports, resources or prompts that use it;
 //   3. start-up loads no graphql-js: nothing that src/cli.ts reaches through static imports imports `graphql` at
 //      run time (what needs it is loaded with import() on first use);
 //   4. the tools' lazily loaded parts (what src/tools/, src/resources/ and src/cli.ts load with import(), but the
@@ -118,9 +119,22 @@ const FORBIDDEN = [
   'src/server/',
   'src/startup/',
   'src/config/',
+  'src/target/',
+  'src/schema/',
   'src/cli.ts',
-  'src/schema-answers/',
 ];
+const SCHEMA_FORBIDDEN = ['src/tools/', 'src/transports/', 'src/resources/', 'src/prompts/'];
+for (const [file, imports] of graph) {
+  if (!file.startsWith('src/schema/')) continue;
+  for (const target of imports) {
+    if (
+      target.startsWith('@modelcontextprotocol/') ||
+      SCHEMA_FORBIDDEN.some((upper) => target.startsWith(upper))
+    ) {
+      problems.push(`layering: ${file} imports ${target}, which src/schema/ must not know`);
+    }
+  }
+}
 for (const [file, imports] of graph) {
   if (!LOWER.some((layer) => file.startsWith(layer))) continue;
   for (const target of imports) {

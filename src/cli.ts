@@ -11,8 +11,8 @@ import { openStore } from './store/open.js';
 import { startTelemetry } from './telemetry/telemetry.js';
 import { start } from './startup/start.js';
 import { serveOnStdio } from './transports/stdio.js';
-import { log } from './log.js';
-import { VERSION } from './version.js';
+import { log } from './common/log.js';
+import { VERSION } from './common/version.js';
 
 /** How long the last spans and metrics may take to leave at shutdown. */
 const TELEMETRY_FLUSH_MS = 1_500;

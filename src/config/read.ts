@@ -5,7 +5,7 @@
 // the environment. Nothing here knows what a value means: load.ts resolves them.
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { cannotRead } from '../files.js';
+import { cannotRead } from '../common/files.js';
 import { COMMANDS, declaration, OPTION_NAMES, type OptionName, type OptionValue } from './options.js';
 import { ConfigError, type Given } from './parsers.js';
 

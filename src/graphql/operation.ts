@@ -12,7 +12,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { ToolError } from '../errors.js';
+import { ToolError } from '../common/errors.js';
 
 /** Most tokens a document may hold: enough for any real query, little enough to parse in milliseconds. */
 export const MAX_TOKENS = 15_000;

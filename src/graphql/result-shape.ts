@@ -11,9 +11,9 @@
 // slices, so that pings and other calls are answered meanwhile. What was cut is reported, so that the model
 // can ask for the rest (smaller pages, fewer fields, the next page).
 
-import { createYielder } from '../time-slice.js';
+import { createYielder } from '../common/time-slice.js';
 import { denserBudget, MAX_TOKENS_PER_CHAR, TOKENS_PER_BUDGET_CHAR } from './token-estimate.js';
-import { thousands } from '../thousands.js';
+import { thousands } from '../common/text.js';
 
 /** One cut: a list that kept its first items, an object that kept some keys, a string or key that kept its start. */
 export interface Cut {

@@ -2,10 +2,10 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { cancelled, ToolError } from '../errors.js';
-import { letInputIn } from '../time-slice.js';
+import { cancelled, ToolError } from '../common/errors.js';
+import { letInputIn } from '../common/time-slice.js';
 import { activeTelemetry } from '../telemetry/telemetry.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../common/version.js';
 import { describeEndpoint } from './endpoint.js';
 import { HeaderSet } from './headers.js';
 import {
@@ -16,7 +16,7 @@ import {
   type PersistedDocument,
   type PersistedProtocol,
 } from './persisted.js';
-import { thousands } from '../thousands.js';
+import { thousands } from '../common/text.js';
 
 /** One GraphQL request over HTTP. */
 export interface GraphQLRequest {
@@ -448,7 +448,10 @@ async function exchangeOnce(
     });
     req.once('error', (error: NodeJS.ErrnoException) => {
       ended();
-      trace?.end(undefined, stop.reason instanceof ToolError ? stop.reason.code : (error.code ?? 'NETWORK_ERROR'));
+      trace?.end(
+        undefined,
+        stop.reason instanceof ToolError ? stop.reason.code : (error.code ?? 'NETWORK_ERROR'),
+      );
       // A pooled connection the server closed while idle fails at once; the request never reached it.
       if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined) {
         exchangeOnce(url, method, headers, body, stop, false).then(resolve, reject);

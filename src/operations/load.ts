@@ -15,11 +15,11 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { ToolError } from '../errors.js';
-import { cannotRead, filesAt } from '../files.js';
+import { ToolError } from '../common/errors.js';
+import { cannotRead, filesAt } from '../common/files.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { analyseDocument, type AnalysedDocument } from '../graphql/operation.js';
-import { located } from '../graphql/schema-file.js';
+import { located } from '../schema/file.js';
 import { hintsForMessages } from '../graphql/validate.js';
 import type { PersistedDocument } from '../http/persisted.js';
 import { scalarProblems, variablesSchema } from './input-schema.js';

@@ -1,5 +1,5 @@
 import { parse, Source, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { located } from '../graphql/schema-file.js';
+import { located } from '../schema/file.js';
 import { digestMismatch, type PersistedDocument } from '../http/persisted.js';
 
 // Manifests of trusted documents as a source of operation tools (--operations): Apollo's persisted query

@@ -15,7 +15,7 @@
 // Any problem stops the start with one line naming the file (and the line, in the front matter).
 import { readFileSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { cannotRead, filesAt } from '../files.js';
+import { cannotRead, filesAt } from '../common/files.js';
 import { PROMPT_NAME, type PromptArgument, type PromptDefinition } from './prompt.js';
 
 /** A problem with the prompt files: one line, naming the file. */

@@ -7,8 +7,6 @@ import { formsOf, secretTexts } from './secrets.js';
 // Hides the credentials sent on a call wherever an endpoint's answer may echo them: in error pages, redirect
 // targets, GraphQL responses and schema text (secrets.ts: what to look for; matcher.ts: how it is found).
 
-export { REDACTED } from './matcher.js';
-
 /** Finds and hides the secrets of one call. Built once per set of secrets; `text` and `json` are linear. */
 export class Redactor {
   readonly #matcher: Matcher;

@@ -10,10 +10,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
+import { ToolError } from '../common/errors.js';
+import { targetOf } from '../target/target.js';
 import type { ToolContext } from '../tools/context.js';
-import { runIntrospect } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
-import { thousands } from '../thousands.js';
+import { thousands } from '../common/text.js';
 
 /** The built-in scalars every schema has: no one asks to read them. */
 const BUILT_IN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
@@ -45,7 +46,7 @@ export function registerSchemaResources(
       mimeType: RESOURCE_MIME_TYPE,
       cacheHint,
     },
-    (uri, context) => readIntrospection(api, tools, {}, uri, context.mcpReq.signal),
+    (uri, context) => readIntrospection(api, tools, undefined, uri, context.mcpReq.signal),
   );
   const type = server.registerResource(
     resourceName(uris.typeTemplate),
@@ -64,7 +65,7 @@ export function registerSchemaResources(
           `INVALID_INPUT: ${uri.href} names no type; read ${uris.typeTemplate} with a type name`,
         );
       }
-      return readIntrospection(api, tools, { typeNames: [name] }, uri, context.mcpReq.signal);
+      return readIntrospection(api, tools, [name], uri, context.mcpReq.signal);
     },
   );
   return () => {
@@ -94,18 +95,22 @@ const typeTemplates = new WeakMap<Api, ResourceTemplate>();
 async function readIntrospection(
   api: Api,
   tools: ToolContext,
-  args: Record<string, unknown>,
+  typeNames: readonly string[] | undefined,
   uri: URL,
   signal: AbortSignal,
 ): Promise<ReadResourceResult> {
-  const result = await runIntrospect({ apis: [api], secrets: tools.secrets }, args, signal);
-  const texts = result.content.map((item) => (item.type === 'text' ? item.text : ''));
-  if (result.isError === true) {
-    const message = texts[0] ?? 'INTROSPECTION_FAILED';
-    const code = /^([A-Z_]+): /.exec(message)?.[1];
+  const { readSchema, fitError } = await import('../schema/read.js');
+  const reading = { notes: [] as string[], hide: operatorRedactor(tools.secrets) };
+  let texts: string[];
+  try {
+    const question = { includeDeprecated: false, typeNames, search: undefined };
+    texts = await readSchema(targetOf(api, api.config.endpoint), question, reading, signal);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    const message = `${error.code}: ${fitError(api.config, reading, reading.hide.text(error.message), error.code)}`;
     // An unknown type is a resource that does not exist; anything else, a failure to read one that does.
-    if (code === 'INVALID_INPUT') throw new ResourceNotFoundError(uri.href, message);
-    throw new ProtocolError(ProtocolErrorCode.InternalError, message, { code });
+    if (error.code === 'INVALID_INPUT') throw new ResourceNotFoundError(uri.href, message);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, message, { code: error.code });
   }
   // The notes (shortened for dense text, values redacted) follow the text as graphql_introspect's do: its
   // budget counts two characters between texts.
@@ -119,7 +124,7 @@ async function readIntrospection(
 async function completeTypeName(api: Api, tools: ToolContext, value: string): Promise<string[]> {
   let names: string[];
   try {
-    const { loadApiSchema } = await import('../tools/schema-source.js');
+    const { loadApiSchema } = await import('../schema/source.js');
     const schema = await loadApiSchema(api, tools.secrets);
     // A completion is an answer like any other: a name that is one of the server's secrets is left out.
     const hide = operatorRedactor(tools.secrets);

@@ -1,6 +1,6 @@
 import type { IntrospectionQuery } from 'graphql';
 import type { ApiConfig } from '../config/types.js';
-import type { Live } from '../live.js';
+import type { Live } from '../common/live.js';
 import type { OperationSet } from '../operations/load.js';
 
 /** An API's operation tools: the set read at start-up, replaced when the files change (stdio mode). */

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ApiConfig, BuiltInTool, ServerConfig } from '../config/types.js';
-import { Live } from '../live.js';
+import { Live } from '../common/live.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
 import { secretsOf } from '../redaction/redactor.js';
 import type { Store } from '../store/store.js';
@@ -10,7 +10,7 @@ import { Diagnostics, type Era } from '../tools/diagnostics.js';
 import { registerGraphQLIntrospect } from '../tools/introspect.js';
 import { OperationTools } from '../tools/operations.js';
 import { registerGraphQLQuery } from '../tools/query.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../common/version.js';
 import { followOperations, toolPrefix, type Api } from './api.js';
 import { featureCapabilities, featuresOf, registerFeatures } from './features.js';
 

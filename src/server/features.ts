@@ -1,5 +1,5 @@
 import type { CacheHint, McpServer, ServerCapabilities } from '@modelcontextprotocol/server';
-import type { Live } from '../live.js';
+import type { Live } from '../common/live.js';
 import { builtInPrompts } from '../prompts/built-in.js';
 import { registerPrompts, type PromptDefinition } from '../prompts/prompt.js';
 import { OperationResources } from '../resources/operation-resources.js';

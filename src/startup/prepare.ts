@@ -5,13 +5,13 @@
 import type { GraphQLSchema } from 'graphql';
 import { ConfigError } from '../config/parsers.js';
 import type { ApiConfig } from '../config/types.js';
-import { ToolError } from '../errors.js';
-import { buildSchemaOf } from '../graphql/schema.js';
-import { readSchemaFile, SchemaFileError } from '../graphql/schema-file.js';
+import { ToolError } from '../common/errors.js';
+import { buildSchemaOf } from '../schema/introspection.js';
+import { readSchemaFile, SchemaFileError } from '../schema/file.js';
 import { loadOperations, OperationsError, type OperationSet } from '../operations/load.js';
 import type { Secrets } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
-import { loadApiSchema } from '../tools/schema-source.js';
+import { loadApiSchema } from '../schema/source.js';
 
 /** An API with what its options name read: its schema file, and its operations with what reads them again. */
 export interface PreparedApi {

@@ -3,8 +3,8 @@
 // whose tool names would clash) leaves what is served as it was, and stderr says why.
 import { ConfigError } from '../config/parsers.js';
 import type { ServerConfig } from '../config/types.js';
-import type { Live } from '../live.js';
-import { log } from '../log.js';
+import type { Live } from '../common/live.js';
+import { log } from '../common/log.js';
 import type { OperationSet } from '../operations/load.js';
 import { toolNameClash, type Api } from '../server/api.js';
 import type { Started } from './start.js';

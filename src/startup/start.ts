@@ -4,7 +4,7 @@
 // reload, the previous configuration stays).
 import { ConfigError } from '../config/parsers.js';
 import type { ApiConfig, ServerConfig } from '../config/types.js';
-import { Live } from '../live.js';
+import { Live } from '../common/live.js';
 import type { OperationSet } from '../operations/load.js';
 import { BUILT_IN_PROMPTS } from '../prompts/built-in.js';
 import { loadPromptFiles, PromptsError } from '../prompts/prompt-files.js';

@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { log } from '../log.js';
+import { log } from '../common/log.js';
 
 // The directory holding each given path is watched for that one entry: it sees the file or directory
 // replaced, deleted or created, however the editor saves. A given directory is watched whole: natively and

@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { cancelled, ToolError } from '../errors.js';
+import { cancelled, ToolError } from '../common/errors.js';
 import type { HeaderSet } from '../http/headers.js';
 import { Redactor, type Secrets } from '../redaction/redactor.js';
-import type { CallTarget } from './target.js';
+import type { CallTarget } from '../target/target.js';
 
 // One tool call, from its inputs to its result: what it has sent so far (every credential of it must be hidden
 // wherever the endpoint echoes it), the notes it has gathered, and how its failures become error results.

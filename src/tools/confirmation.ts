@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { principalOf } from '../auth/principal.js';
 import type { MutationPolicy, ServerConfig } from '../config/types.js';
-import { cancelled, ToolError } from '../errors.js';
+import { cancelled, ToolError } from '../common/errors.js';
 import type { Store } from '../store/store.js';
 import type { Era } from './diagnostics.js';
 

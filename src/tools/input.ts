@@ -1,7 +1,7 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import * as z from './zod.js';
 import { ordinal } from '../common/text.js';
-import { ToolError } from '../errors.js';
+import { ToolError } from '../common/errors.js';
 import { isHeaderName } from '../http/headers.js';
 import type { Api } from '../server/api.js';
 

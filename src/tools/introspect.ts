@@ -3,11 +3,11 @@ import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { ToolContext } from './context.js';
 import { advertised, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
-import { callTarget } from './target.js';
+import { callTarget } from '../target/target.js';
 import * as z from './zod.js';
 
 // graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and works
-// out the call's target, then hands the call on to introspect-run.ts, loaded (with graphql-js) on the first call.
+// out the call's target, then reads the schema (schema/read.ts, loaded with graphql-js on the first call).
 
 /** Most entries of typeNames in one call. */
 export const MAX_TYPE_NAMES = 500;
@@ -79,7 +79,7 @@ export async function runIntrospect(
   const call = new Call(tools.secrets);
   // The API whose budget an error obeys: the call's, once its inputs are read.
   let config = apis[0]!.config;
-  const run = await import('./introspect-run.js');
+  const run = await import('../schema/read.js');
   return guarded(
     call,
     async () => {
@@ -90,16 +90,13 @@ export async function runIntrospect(
       const target = callTarget(apis, input, raw);
       config = target.api.config;
       call.sends(target);
-      return run.introspect(
-        target,
-        {
-          includeDeprecated: input.includeDeprecated ?? false,
-          typeNames: input.typeNames,
-          search: input.search,
-        },
-        call,
-        signal,
-      );
+      const question = {
+        includeDeprecated: input.includeDeprecated ?? false,
+        typeNames: input.typeNames,
+        search: input.search,
+      };
+      const texts = await run.readSchema(target, question, call, signal);
+      return { content: texts.map((text) => ({ type: 'text' as const, text })) };
     },
     // Errors obey the budget too: a long list of suggestions or an endpoint's messages are cut.
     { signal, fit: (message, code) => run.fitError(config, call, message, code) },

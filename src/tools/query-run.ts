@@ -1,7 +1,7 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { DEFAULT_API, type ApiConfig } from '../config/types.js';
-import { cancelled, ToolError } from '../errors.js';
+import { cancelled, ToolError } from '../common/errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { mutationQuestion, rootFieldNames, UnconfirmableMutation } from '../graphql/mutation-question.js';
 import {
@@ -10,7 +10,7 @@ import {
   selectOperation,
   type AnalysedDocument,
 } from '../graphql/operation.js';
-import { errorCodes, errorMessages, isAuthFailure } from '../graphql/schema.js';
+import { errorCodes, errorMessages, isAuthFailure } from '../graphql/response.js';
 import { hintsForMessages, validateDocument } from '../graphql/validate.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { PersistedDocument } from '../http/persisted.js';
@@ -19,12 +19,19 @@ import { activeTelemetry } from '../telemetry/telemetry.js';
 import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
-import { jsonLengthAtLeast, letInputIn } from '../time-slice.js';
+import { jsonLengthAtLeast } from '../common/json-length.js';
+import { letInputIn } from '../common/time-slice.js';
 import type { Call } from './call.js';
 import type { Confirm, Decision, MutationAudit, Outcome } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
-import { knownSchema, loadSchema, withAdvice } from './schema-source.js';
-import { credentialAdvice, redirectRule, targetOf, withheldNotes, type CallTarget } from './target.js';
+import { knownSchema, loadSchema, withAdvice } from '../schema/source.js';
+import {
+  credentialAdvice,
+  redirectRule,
+  targetOf,
+  withheldNotes,
+  type CallTarget,
+} from '../target/target.js';
 
 // The pipeline of graphql_query (docs/contract.md), after its inputs and its target are known (query.ts): each
 // step throws a ToolError that ends the call, or passes the call on. Operation tools join it at step 7.
@@ -160,8 +167,7 @@ async function execute(
   call: Call,
   signal: AbortSignal | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const { target, document, operation, operationName, variables } = plan;
-  const { endpoint } = target;
+  const { target, document, operation } = plan;
   const { config } = target.api;
   // 7. Complexity.
   checkComplexity(config, document, operation);

@@ -19,7 +19,7 @@ import { createServer } from '../server/create-server.js';
 import { StoreUnavailable, type Store } from '../store/store.js';
 import { activeTelemetry } from '../telemetry/telemetry.js';
 import { stateKeyOf, type Askability } from '../tools/confirmation.js';
-import { apiFor } from '../tools/security.js';
+import { apiFor } from '../target/security.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { forwardedHeaders, withForwardedHeaders } from './forwarding.js';
 import { hostProblem } from './host-check.js';

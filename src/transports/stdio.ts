@@ -1,8 +1,8 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServerConfig } from '../config/types.js';
-import { Live } from '../live.js';
-import { log } from '../log.js';
+import { Live } from '../common/live.js';
+import { log } from '../common/log.js';
 import type { Api } from '../server/api.js';
 import { createServer } from '../server/create-server.js';
 import { follow } from '../startup/reload.js';

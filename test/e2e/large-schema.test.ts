@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { INTROSPECTION_QUERY } from '../../src/graphql/schema.ts';
+import { INTROSPECTION_QUERY } from '../../src/schema/introspection.ts';
 import { printIntrospection } from '../fixtures/print-introspection.ts';
 import { introspectionRequests, loadGitHubSchema, serveGitHubSchema } from '../fixtures/github-schema.ts';
 import { startHttpMcp } from '../fixtures/http-mcp.ts';

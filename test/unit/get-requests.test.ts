@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
-import { ToolError, type ErrorCode } from '../../src/errors.ts';
+import { ToolError, type ErrorCode } from '../../src/common/errors.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
 import {
   MAX_GET_URL,

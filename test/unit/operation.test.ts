@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ToolError, type ErrorCode } from '../../src/errors.ts';
+import { ToolError, type ErrorCode } from '../../src/common/errors.ts';
 import {
   analyseDocument,
   containsMutation,

@@ -94,6 +94,7 @@ describe('remote-only options in stdio mode', () => {
     oauthJwksUri: 'https://auth.example.com/jwks',
     oauthToolScopes: 'graphql_query=api:write',
     stateKey: 'k'.repeat(40),
+    store: 'redis://127.0.0.1:6379/0',
   };
   // Remote mode's options do nothing on stdio, --transport aside, which chooses between the two.
   const remote = OPTION_NAMES.filter((name) => declaration(name).remoteOnly === true);

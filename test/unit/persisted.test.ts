@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test, type TestContext } from 'node:test';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { ToolError } from '../../src/errors.ts';
+import { ToolError } from '../../src/common/errors.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
 import { postGraphQL, type ApiProtocol, type GraphQLResponse } from '../../src/http/post-graphql.ts';
 import { loadOperations, type OperationTool } from '../../src/operations/load.ts';

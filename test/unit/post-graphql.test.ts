@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type RequestListener } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { ToolError, type ErrorCode } from '../../src/errors.ts';
+import { ToolError, type ErrorCode } from '../../src/common/errors.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
 import { postGraphQL, type GraphQLOperation, type GraphQLRequest } from '../../src/http/post-graphql.ts';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test, type TestContext } from 'node:test';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
-import { ToolError } from '../../src/errors.ts';
+import { ToolError } from '../../src/common/errors.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
 import { postGraphQL } from '../../src/http/post-graphql.ts';
 import { variablesSchema } from '../../src/operations/input-schema.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SchemaCache } from '../../src/graphql/schema-cache.ts';
+import { SchemaCache } from '../../src/schema/cache.ts';
 
 /** A cache on a clock the test moves. */
 function cacheWithClock(ttlMs: number, maxEntries?: number) {

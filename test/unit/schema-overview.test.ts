@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema, introspectionFromSchema, printSchema } from 'graphql';
-import { answerSchemaQuestion } from '../../src/schema-answers/answer.ts';
-import { renderOverview } from '../../src/schema-answers/overview.ts';
-import { IntrospectedSchema, type SchemaView } from '../../src/graphql/schema-view.ts';
+import { answerSchemaQuestion } from '../../src/schema/answers/answer.ts';
+import { renderOverview } from '../../src/schema/answers/overview.ts';
+import { IntrospectedSchema, type SchemaView } from '../../src/schema/view.ts';
 
 // A schema with enough root fields and types that an overview has something to shorten.
 function largeSdl(): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema } from 'graphql';
-import { findRootPaths, formatPath } from '../../src/graphql/schema-paths.ts';
+import { findRootPaths, formatPath } from '../../src/schema/paths.ts';
 
 function pathsOf(sdl: string): Map<string, string> {
   const paths = findRootPaths(buildSchema(sdl));

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema, introspectionFromSchema } from 'graphql';
-import { renderSearch } from '../../src/schema-answers/search.ts';
-import {
-  searchIndexOf,
-  searchSchema,
-  searchTerms,
-  splitWords,
-  stem,
-} from '../../src/graphql/schema-search.ts';
-import { IntrospectedSchema, type SchemaView } from '../../src/graphql/schema-view.ts';
+import { renderSearch } from '../../src/schema/answers/search.ts';
+import { searchIndexOf, searchSchema, searchTerms, splitWords, stem } from '../../src/schema/search.ts';
+import { IntrospectedSchema, type SchemaView } from '../../src/schema/view.ts';
 
 const SDL = /* GraphQL */ `
   "A repository pull request."

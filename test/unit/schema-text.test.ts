@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { editDistance, suggestNames } from '../../src/graphql/name-suggestions.ts';
-import { firstSentence } from '../../src/graphql/sdl-lines.ts';
-import { clampText, CUT_LINE as CUT_MARKER, listWithin } from '../../src/schema-answers/text-budget.ts';
+import { firstSentence } from '../../src/schema/sdl-lines.ts';
+import { clampText, CUT_LINE as CUT_MARKER, listWithin } from '../../src/schema/answers/text-budget.ts';
 
 describe('firstSentence', () => {
   test('keeps the first sentence of several', () => {

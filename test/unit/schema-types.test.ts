@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema, introspectionFromSchema, printType } from 'graphql';
-import { ToolError } from '../../src/errors.ts';
-import { renderTypes, resolveTypeNames } from '../../src/schema-answers/types.ts';
-import { IntrospectedSchema, type SchemaView } from '../../src/graphql/schema-view.ts';
+import { ToolError } from '../../src/common/errors.ts';
+import { renderTypes, resolveTypeNames } from '../../src/schema/answers/types.ts';
+import { IntrospectedSchema, type SchemaView } from '../../src/schema/view.ts';
 
 // A type with many long described fields and arguments, to be shortened.
 const BIG_FIELDS = Array.from(

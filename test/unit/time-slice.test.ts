@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { stat } from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { jsonLengthAtLeast, letInputIn } from '../../src/time-slice.ts';
+import { jsonLengthAtLeast } from '../../src/common/json-length.ts';
+import { letInputIn } from '../../src/common/time-slice.ts';
 
 describe('jsonLengthAtLeast', () => {
   test('small variables are not long', () => {

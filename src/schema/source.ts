@@ -4,25 +4,23 @@
 // that refuses introspection is remembered for a short while, so that repeated calls do not hit it again.
 import type { IntrospectionQuery } from 'graphql';
 import type { ApiConfig } from '../config/types.js';
-import { ToolError } from '../errors.js';
+import { ToolError } from '../common/errors.js';
+import { errorCodes, errorMessages, isAuthFailure } from '../graphql/response.js';
 import {
   BASIC_INTROSPECTION_QUERY,
-  errorCodes,
-  errorMessages,
   INTROSPECTION_QUERY,
   introspectionDisabled,
   introspectionOf,
-  isAuthFailure,
   lacksNewerFields,
-} from '../graphql/schema.js';
-import { SchemaCache } from '../graphql/schema-cache.js';
-import { IntrospectedSchema } from '../graphql/schema-view.js';
+} from './introspection.js';
+import { SchemaCache } from './cache.js';
+import { IntrospectedSchema } from './view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
 import { activeTelemetry } from '../telemetry/telemetry.js';
-import { credentialAdvice, redirectRule, targetOf, type CallTarget } from './target.js';
+import { credentialAdvice, redirectRule, targetOf, type CallTarget } from '../target/target.js';
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
 export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;

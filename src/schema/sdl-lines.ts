@@ -14,7 +14,7 @@ import {
   type GraphQLInputField,
   type GraphQLNamedType,
 } from 'graphql';
-import { thousands } from '../thousands.js';
+import { thousands } from '../common/text.js';
 
 // One-line SDL for the parts of a large schema that are shown in brief (overview, search results): the
 // same syntax printSchema uses, without the multi-line descriptions that make up most of a big schema.

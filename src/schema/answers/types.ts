@@ -13,12 +13,12 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLNamedType,
 } from 'graphql';
-import { ToolError } from '../errors.js';
-import { suggestNames } from '../graphql/name-suggestions.js';
-import { formatPath, type PathStep } from '../graphql/schema-paths.js';
-import type { SchemaView } from '../graphql/schema-view.js';
-import { firstSentence } from '../graphql/sdl-lines.js';
-import { thousands } from '../thousands.js';
+import { ToolError } from '../../common/errors.js';
+import { suggestNames } from '../../graphql/name-suggestions.js';
+import { formatPath, type PathStep } from '../paths.js';
+import type { SchemaView } from '../view.js';
+import { firstSentence } from '../sdl-lines.js';
+import { thousands } from '../../common/text.js';
 import { BLOCK_SEPARATOR, clampText, joinBlocks, listWithin } from './text-budget.js';
 
 // `typeNames` asks for the full SDL of named types, as printSchema prints them. A name may also be a schema

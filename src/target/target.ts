@@ -1,4 +1,4 @@
-import { ToolError } from '../errors.js';
+import { ToolError } from '../common/errors.js';
 import { describeEndpoint, EndpointError, parseEndpoint } from '../http/endpoint.js';
 import { HeaderError, HeaderSet } from '../http/headers.js';
 import type { Api } from '../server/api.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { cannotRead } from '../files.js';
+import { cannotRead } from '../common/files.js';
 import {
   buildASTSchema,
   buildClientSchema,

@@ -1,11 +1,11 @@
 import { renderOverview } from './overview.js';
-import { searchIndexOf, searchSchema, searchTerms } from '../graphql/schema-search.js';
+import { searchIndexOf, searchSchema, searchTerms } from '../search.js';
 import { renderSearch } from './search.js';
 import { renderTypes, resolveTypeNames } from './types.js';
-import type { IntrospectedSchema, SchemaView } from '../graphql/schema-view.js';
-import { stringLiteral } from '../graphql/sdl-lines.js';
+import type { IntrospectedSchema, SchemaView } from '../view.js';
+import { stringLiteral } from '../sdl-lines.js';
 import { BLOCK_SEPARATOR, clampText } from './text-budget.js';
-import { thousands } from '../thousands.js';
+import { thousands } from '../../common/text.js';
 
 // What graphql_introspect answers, within a character budget:
 //   - no typeNames and no search: the whole SDL if it fits, else the overview;

@@ -1,7 +1,7 @@
 // Every answer of graphql_introspect fits a character budget (--maxSchemaChars). These are the few rules
 // the renderers share for that: how blocks are joined, how lists are cut, and the last-resort cut.
 
-import { thousands } from '../thousands.js';
+import { thousands } from '../../common/text.js';
 
 /** Between blocks of SDL, as printSchema separates types. */
 export const BLOCK_SEPARATOR = '\n\n';

@@ -1,7 +1,7 @@
-import { formatPath } from '../graphql/schema-paths.js';
-import type { SearchHit, SearchResult } from '../graphql/schema-search.js';
-import { count, firstSentence, kindOf, stringLiteral, typeHeader } from '../graphql/sdl-lines.js';
-import { thousands } from '../thousands.js';
+import { formatPath } from '../paths.js';
+import type { SearchHit, SearchResult } from '../search.js';
+import { count, firstSentence, kindOf, stringLiteral, typeHeader } from '../sdl-lines.js';
+import { thousands } from '../../common/text.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
 
 // The answer to a search of the schema (src/graphql/schema-search.ts finds and ranks the hits): what was found,

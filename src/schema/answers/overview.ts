@@ -1,16 +1,9 @@
 import { getNamedType, isObjectType, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
-import {
-  count,
-  fieldSignature,
-  firstSentence,
-  kindOf,
-  stringLiteral,
-  type TypeKind,
-} from '../graphql/sdl-lines.js';
-import { thousands } from '../thousands.js';
-import type { SchemaView } from '../graphql/schema-view.js';
+import { count, fieldSignature, firstSentence, kindOf, stringLiteral, type TypeKind } from '../sdl-lines.js';
+import { thousands } from '../../common/text.js';
+import type { SchemaView } from '../view.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
-import { createYielder } from '../time-slice.js';
+import { createYielder } from '../../common/time-slice.js';
 
 // A schema too large to return whole is first shown as an overview: what a model needs to start writing
 // queries (the root fields with their arguments and return types) and a map of the rest (the other type

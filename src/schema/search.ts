@@ -1,8 +1,8 @@
 import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLNamedType } from 'graphql';
-import type { PathStep } from './schema-paths.js';
-import type { SchemaView } from './schema-view.js';
+import type { PathStep } from './paths.js';
+import type { SchemaView } from './view.js';
 import { enumValueLine, fieldSignature, inputValueLine } from './sdl-lines.js';
-import { createYielder, mapSliced } from '../time-slice.js';
+import { createYielder, mapSliced } from '../common/time-slice.js';
 
 // Search over a schema's names and descriptions, for a model that knows what it wants ("the issues of a
 // repository") but not what the schema calls it. Names are split into words (camelCase, PascalCase,

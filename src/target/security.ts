@@ -1,5 +1,5 @@
 import type { ApiConfig } from '../config/types.js';
-import { ToolError } from '../errors.js';
+import { ToolError } from '../common/errors.js';
 import { ambiguousPath, describeEndpoint } from '../http/endpoint.js';
 
 // The rules of trust: the operator trusts an API's own origin and its --allowedEndpoints entries, nothing else.

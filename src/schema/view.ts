@@ -7,9 +7,9 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
-import { buildSchemaOf, readingSchema } from './schema.js';
-import { findRootPaths, type PathStep } from './schema-paths.js';
-import { mapSliced } from '../time-slice.js';
+import { buildSchemaOf, readingSchema } from './introspection.js';
+import { findRootPaths, type PathStep } from './paths.js';
+import { mapSliced } from '../common/time-slice.js';
 
 // What graphql_introspect reads from: an introspection result, and per includeDeprecated a prepared view of
 // it (built schema, each type printed, paths from the roots). Everything derived is computed once and kept

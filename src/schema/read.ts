@@ -1,21 +1,19 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ToolError } from '../common/errors.js';
+import { thousands } from '../common/text.js';
 import type { ApiConfig } from '../config/types.js';
-import { ToolError } from '../errors.js';
-import { answerSchemaQuestion, prepareSearchSoon } from '../schema-answers/answer.js';
-import { searchTerms } from '../graphql/schema-search.js';
-import { clampText } from '../schema-answers/text-budget.js';
 import { denserBudget } from '../graphql/token-estimate.js';
-import { redactionNote } from '../redaction/redactor.js';
-import type { Call } from './call.js';
-import { loadSchema, sharedSchemaCache } from './schema-source.js';
-import { withheldNotes, type CallTarget } from './target.js';
-import { thousands } from '../thousands.js';
+import { redactionNote, type Redactor } from '../redaction/redactor.js';
+import { withheldNotes, type CallTarget } from '../target/target.js';
+import { answerSchemaQuestion, prepareSearchSoon } from './answers/answer.js';
+import { clampText } from './answers/text-budget.js';
+import { searchTerms } from './search.js';
+import { loadSchema, sharedSchemaCache } from './source.js';
 
-// What graphql_introspect does once its inputs and endpoint are checked (introspect.ts): fetch the schema (or
-// take it from the cache or the --schema file), and answer the question within --maxSchemaChars, notes included.
+// Reading a schema for one call (graphql_introspect's, or a schema resource's): fetch it (or take it from the
+// cache or the --schema file), and answer the question within --maxSchemaChars, notes included.
 
-/** A call of graphql_introspect, its inputs checked. */
-export interface IntrospectInput {
+/** What to read of a schema. */
+export interface SchemaQuestion {
   readonly includeDeprecated: boolean;
   readonly typeNames: readonly string[] | undefined;
   readonly search: string | undefined;
@@ -31,13 +29,19 @@ export function checkSearch(search: string | undefined): void {
   }
 }
 
-/** The schema at the call's target, or the part of it asked for, within the budget. */
-export async function introspect(
+/** The reading call: the notes it carries (it gets the withheld headers' here), and what it hides. */
+export interface Reading {
+  notes: string[];
+  readonly hide: Redactor;
+}
+
+/** The schema at the call's target, or the part of it asked for, within the budget: its texts, notes last. */
+export async function readSchema(
   target: CallTarget,
-  input: IntrospectInput,
-  call: Call,
+  input: SchemaQuestion,
+  call: Reading,
   signal: AbortSignal | undefined,
-): Promise<CallToolResult> {
+): Promise<string[]> {
   const { includeDeprecated } = input;
   const { config } = target.api;
   call.notes = fitNotes(withheldNotes(target), config.maxSchemaChars);
@@ -72,11 +76,11 @@ export async function introspect(
     texts[0] = clampText(text, room - note.length - 2);
     texts.push(note);
   }
-  return { content: texts.map((text) => ({ type: 'text' as const, text })) };
+  return texts;
 }
 
 /** An error's message cut to what the budget leaves beside the call's notes. */
-export function fitError(config: ApiConfig, call: Call, message: string, code: string): string {
+export function fitError(config: ApiConfig, call: Reading, message: string, code: string): string {
   return clampText(message, textBudget(config.maxSchemaChars, call.notes) - code.length - 2);
 }
 
