@@ -1,92 +1,196 @@
-import { randomBytes } from 'node:crypto';
-import { createClient } from '@redis/client';
+import { createHash, randomBytes } from 'node:crypto';
+import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from '@redis/client';
 import { StoreUnavailable, type Answer, type AnswerOutcome, type HeldQuestion, type Store } from './store.js';
 
-// The store of replicas that share a Redis (or Valkey), through the official client (@redis/client). A bundle of
-// its own (scripts/build.mjs), loaded only with --store. Fail closed and fast: commands are not queued while the
-// connection is down, each has a deadline of its own, and every failure is a StoreUnavailable, which refuses what
-// needed the store (a mutation's question or single-use mark) while queries go on. The client reconnects in the
-// background. Every replica subscribes to a channel of its own: an answer received anywhere is published to the
-// replica that holds the question, and PUBLISH's count of receivers tells when that replica is gone.
+// The store of replicas that share a Redis 7 (or Valkey), through the official client, @redis/client. A bundle of
+// its own (scripts/build.mjs), loaded only with --store, so it imports nothing of src/ but the contract.
+//
+// Fail closed and fast: nothing is queued while the connection is down (the command is refused at once), every
+// command has a deadline of its own (a frozen or unreachable Redis refuses within it too), and every failure is a
+// StoreUnavailable, which refuses what needed the store while queries go on. The client reconnects in the
+// background, with backoff, for as long as the store is open; a PING now and then keeps status() true to it.
+//
+// Answers find their call through pub/sub: every replica subscribes (on a connection of its own, as Redis
+// requires of a subscriber) to a channel named after its random id, and a question is held in Redis with the
+// asker's digest and the id of the replica whose call waits. One Lua script (ANSWER_SCRIPT) takes the question
+// and publishes the answer to that replica, atomically.
 
-/** The deadline of one command: a store that does not answer within it counts as unreachable. */
-const COMMAND_TIMEOUT_MS = 1_000;
-/** The longest wait between two attempts to reconnect. */
-const MAX_RECONNECT_DELAY_MS = 2_000;
+/** Options of the Redis store. */
+export interface RedisStoreOptions {
+  /**
+   * How long one command may take (its answer included) before the store counts as unreachable and the command
+   * is refused. It bounds how long a mutation waits for a store that is down or frozen.
+   * @default 1000
+   */
+  readonly commandTimeoutMs?: number;
+  /**
+   * How often the store is PINGed, so that status() (and /health) follows it while nothing else is asked of it.
+   * @default 2000
+   */
+  readonly checkIntervalMs?: number;
+  /** Told when the store becomes unreachable or reachable again, for a log line (no credential in it). */
+  readonly onStatusChange?: (status: { readonly reachable: boolean; readonly description: string }) => void;
+}
+
+/** Every key and channel of graphql-mcp starts with it, so that a Redis shared with other uses is left alone. */
 const PREFIX = 'graphql-mcp:';
+/** A connection attempt that has not succeeded within it is given up, and tried again. */
+const CONNECT_TIMEOUT_MS = 2_000;
+/** The longest wait between two attempts to reconnect (the first ones are shorter: 50 ms, doubling). */
+const MAX_RECONNECT_DELAY_MS = 1_000;
+/** Commands waiting for a frozen Redis are bounded: beyond it, refused at once. */
+const MAX_QUEUED_COMMANDS = 10_000;
 
 /**
- * Answers a question atomically: KEYS[1] the question (its asker and holding replica), KEYS[2] its answered-mark;
- * ARGV the answering asker and the mark's ttl. 'unknown', 'answered', 'not-yours' (nothing changed), or the
- * holding replica's id (the question taken, the mark set).
+ * Takes a question and routes its answer, atomically (a script runs alone: no other command, and so no other
+ * answer, runs between its steps). KEYS[1] the question (`q:<id>`: the holding replica's id, a space, the asker's
+ * digest), KEYS[2] its answered-mark (`a:<id>`); ARGV[1] the answering asker's digest, ARGV[2] this replica's id,
+ * ARGV[3] the prefix of replicas' channels, ARGV[4] the message to publish.
+ *  - no question: the mark tells 'answered', 'asker-gone' (the first answer found no one), or 'unknown';
+ *  - another asker: 'not-yours', and nothing changes;
+ *  - else the question is taken (deleted: no later answer finds it) and marked for as long as it would have
+ *    stayed open; held here: 'local' (delivered in-process); elsewhere: PUBLISHed to its replica, whose count of
+ *    receivers says whether it is still there ('delivered') or gone ('asker-gone', and so marked).
  */
 const ANSWER_SCRIPT = `
 local held = redis.call('GET', KEYS[1])
-if not held then
-  if redis.call('EXISTS', KEYS[2]) == 1 then return 'answered' end
+local space = held and string.find(held, ' ', 1, true)
+if not space then
+  local mark = redis.call('GET', KEYS[2])
+  if mark == 'gone' then return 'asker-gone' end
+  if mark then return 'answered' end
   return 'unknown'
 end
-local space = string.find(held, ' ', 1, true)
-if string.sub(held, 1, space - 1) ~= ARGV[1] then return 'not-yours' end
-if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[2]) then return 'answered' end
+if string.sub(held, space + 1) ~= ARGV[1] then return 'not-yours' end
+local replica = string.sub(held, 1, space - 1)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 1000 then ttl = 1000 end
 redis.call('DEL', KEYS[1])
-return 'replica:' .. string.sub(held, space + 1)
+if replica == ARGV[2] then
+  redis.call('SET', KEYS[2], 'answered', 'PX', ttl)
+  return 'local'
+end
+if redis.call('PUBLISH', ARGV[3] .. replica, ARGV[4]) == 0 then
+  redis.call('SET', KEYS[2], 'gone', 'PX', ttl)
+  return 'asker-gone'
+end
+redis.call('SET', KEYS[2], 'answered', 'PX', ttl)
+return 'delivered'
 `;
+const ANSWER_SCRIPT_SHA = createHash('sha1').update(ANSWER_SCRIPT).digest('hex');
 
-/** Connects to the Redis at `url` (redis:// or rediss://, credentials in it) without waiting for it to answer. */
-export async function openRedisStore(url: string): Promise<Store> {
-  return new RedisStore(url);
+/**
+ * Opens the store of the Redis at `url` (`redis://[user:password@]host:port/db`, or `rediss://` for TLS). Waits
+ * for it at most `commandTimeoutMs`: a replica started beside a healthy Redis uses it from its first request,
+ * and one started while Redis is down starts all the same (refusing what needs the store until it is back).
+ */
+export async function openRedisStore(url: string, options: RedisStoreOptions = {}): Promise<Store> {
+  const store = new RedisStore(url, options);
+  await store.ready();
+  return store;
 }
+
+type Client = ReturnType<typeof createClient>;
 
 class RedisStore implements Store {
   readonly #replica = randomBytes(12).toString('base64url');
   readonly #description: string;
-  readonly #client;
-  readonly #subscriber;
-  readonly #commands;
-  /** The questions this process holds, by id. */
-  readonly #held = new Map<string, HeldQuestion>();
+  /** The URL's password (as written, and decoded), kept out of every message. */
+  readonly #secrets: readonly string[];
+  readonly #timeoutMs: number;
+  readonly #onStatusChange: RedisStoreOptions['onStatusChange'];
+  readonly #client: Client;
+  readonly #subscriber: Client;
+  readonly #commands: Client;
+  readonly #check: NodeJS.Timeout;
+  /** The questions this process holds, with until when. */
+  readonly #held = new Map<string, { readonly question: HeldQuestion; readonly until: number }>();
+  #subscribed = false;
+  #subscribing = false;
+  /** False after a command found the store unreachable, until one succeeds. */
+  #answering = true;
+  #checking = false;
+  #reported = false;
+  #closed = false;
+  /** Why the last connection attempt failed, to say with every refusal while offline. */
+  #connectionError = 'not connected yet';
 
-  constructor(url: string) {
-    const { protocol, hostname, port, pathname } = new URL(url);
-    this.#description = `${protocol}//${hostname}:${port || '6379'}${pathname === '' ? '/0' : pathname}`;
+  constructor(url: string, options: RedisStoreOptions) {
+    const parsed = new URL(url);
+    const db = parsed.pathname.replace(/^\//, '') || '0';
+    this.#description = `${parsed.protocol}//${parsed.hostname}:${parsed.port || '6379'}/${db}`;
+    this.#secrets = parsed.password === '' ? [] : [parsed.password, decoded(parsed.password)];
+    this.#timeoutMs = options.commandTimeoutMs ?? 1_000;
+    this.#onStatusChange = options.onStatusChange;
     this.#client = createClient({
       url,
       disableOfflineQueue: true,
+      commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
+      // For Redis Enterprise only: its handshake would cost a round trip at every connection.
+      maintNotifications: 'disabled',
       socket: {
-        connectTimeout: COMMAND_TIMEOUT_MS,
-        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, MAX_RECONNECT_DELAY_MS),
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        // Never gives up while the store is open (the client's default gives up after a socket timeout).
+        reconnectStrategy: (retries: number) =>
+          Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 100),
       },
     });
     this.#subscriber = this.#client.duplicate();
-    // A connection error is the store being unreachable, said by every command meanwhile: never a crash.
-    this.#client.on('error', () => undefined);
-    this.#subscriber.on('error', () => undefined);
-    this.#commands = this.#client.withCommandOptions({ timeout: COMMAND_TIMEOUT_MS });
+    // The client's own deadline drops a command not yet written (the socket busy); ours (#run) bounds the answer.
+    this.#commands = this.#client.withCommandOptions({ timeout: this.#timeoutMs });
+    for (const client of [this.#client, this.#subscriber]) {
+      // A connection error is the store being unreachable, which every command says meanwhile: never a crash.
+      client.on('error', (error: unknown) => {
+        this.#connectionError = this.#clean(error instanceof Error ? error.message : String(error));
+        this.#report();
+      });
+      client.on('end', () => this.#report());
+    }
+    this.#client.on('ready', () => void this.#ping());
+    this.#subscriber.on('ready', () => {
+      this.#subscribe();
+      this.#report();
+    });
+    // Both retry until they connect or the store is closed.
     void this.#client.connect().catch(() => undefined);
-    void this.#subscriber
-      .connect()
-      .then(() =>
-        this.#subscriber.subscribe(this.#channel(this.#replica), (message) => this.#deliver(message)),
-      )
-      .catch(() => undefined);
+    void this.#subscriber.connect().catch(() => undefined);
+    this.#check = setInterval(() => void this.#ping(), options.checkIntervalMs ?? 2_000);
+    this.#check.unref();
+  }
+
+  /** Resolves once the store is reachable, or after the command timeout. */
+  async ready(): Promise<void> {
+    const deadline = Date.now() + this.#timeoutMs;
+    while (!this.status().reachable && Date.now() < deadline) await sleep(20);
+    if (!this.status().reachable) this.#onStatusChange?.(this.status());
   }
 
   async claimOnce(key: string, ttlSeconds: number): Promise<boolean> {
     const set = await this.#run(() =>
-      this.#commands.set(`${PREFIX}used:${key}`, '1', { NX: true, EX: ttlSeconds }),
+      this.#commands.set(`${PREFIX}used:${key}`, '1', {
+        condition: 'NX',
+        expiration: { type: 'EX', value: ttlSeconds },
+      }),
     );
     return set === 'OK';
   }
 
   async hold(question: HeldQuestion): Promise<void> {
-    if (!this.#subscriber.isReady) throw this.#unavailable('not subscribed');
-    await this.#run(() =>
-      this.#commands.set(`${PREFIX}q:${question.id}`, `${question.asker} ${this.#replica}`, {
-        EX: question.ttlSeconds,
-      }),
-    );
-    this.#held.set(question.id, question);
+    // An answer published to a replica that is not listening would be lost: refuse to ask instead.
+    if (!this.#subscribed || !this.#subscriber.isReady) throw this.#unavailable('not listening for answers');
+    const now = Date.now();
+    for (const [id, held] of this.#held) if (held.until <= now) this.#held.delete(id);
+    this.#held.set(question.id, { question, until: now + question.ttlSeconds * 1000 });
+    try {
+      await this.#run(() =>
+        this.#commands.set(`${PREFIX}q:${question.id}`, `${this.#replica} ${question.asker}`, {
+          expiration: { type: 'EX', value: question.ttlSeconds },
+        }),
+      );
+    } catch (error) {
+      this.#held.delete(question.id);
+      throw error;
+    }
   }
 
   async release(id: string): Promise<void> {
@@ -95,65 +199,197 @@ class RedisStore implements Store {
   }
 
   async answer(id: string, asker: string, answer: Answer): Promise<AnswerOutcome> {
-    const ttl = String(24 * 60 * 60);
-    const taken = String(
-      await this.#run(() =>
-        this.#commands.eval(ANSWER_SCRIPT, {
-          keys: [`${PREFIX}q:${id}`, `${PREFIX}a:${id}`],
-          arguments: [asker, ttl],
-        }),
-      ),
-    );
-    if (!taken.startsWith('replica:')) return taken as AnswerOutcome;
-    const replica = taken.slice('replica:'.length);
-    if (replica === this.#replica) return this.#deliverHere(id, answer) ? 'delivered' : 'asker-gone';
-    // Only the action (or the client's error) travels: no document, variables or credential.
-    const receivers = await this.#run(() =>
-      this.#commands.publish(this.#channel(replica), JSON.stringify({ id, answer })),
-    );
-    return Number(receivers) > 0 ? 'delivered' : 'asker-gone';
+    // Only the action (or the client's error) travels: never a document, variables or a credential.
+    const message = JSON.stringify({ id, answer: answerOf(answer) });
+    const script = {
+      keys: [`${PREFIX}q:${id}`, `${PREFIX}a:${id}`],
+      arguments: [asker, this.#replica, `${PREFIX}replica:`, message],
+    };
+    let outcome: unknown;
+    try {
+      outcome = await this.#run(() => this.#commands.evalSha(ANSWER_SCRIPT_SHA, script));
+    } catch (error) {
+      // The script is not cached yet (first use, or Redis restarted): sent whole, which caches it.
+      if (!(error instanceof StoreUnavailable && error.cause instanceof ErrorReply)) throw error;
+      if (!error.cause.message.startsWith('NOSCRIPT')) throw error;
+      outcome = await this.#run(() => this.#commands.eval(ANSWER_SCRIPT, script));
+    }
+    if (outcome !== 'local') return String(outcome) as AnswerOutcome;
+    if (this.#deliver(id, answer)) return 'delivered';
+    // Its call ended between the script and now: nothing will be sent, and a later answer says so.
+    await this.#run(() =>
+      this.#commands.set(`${PREFIX}a:${id}`, 'gone', { condition: 'XX', expiration: 'KEEPTTL' }),
+    ).catch(() => undefined);
+    return 'asker-gone';
   }
 
   status(): { readonly reachable: boolean; readonly description: string } {
-    return { reachable: this.#client.isReady && this.#subscriber.isReady, description: this.#description };
+    const reachable =
+      !this.#closed &&
+      this.#answering &&
+      this.#client.isReady &&
+      this.#subscriber.isReady &&
+      this.#subscribed;
+    return { reachable, description: this.#description };
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#check);
     this.#held.clear();
-    await Promise.allSettled([this.#subscriber.close(), this.#client.close()]);
+    await Promise.all([this.#client, this.#subscriber].map((client) => closeClient(client, this.#timeoutMs)));
   }
 
-  #channel(replica: string): string {
-    return `${PREFIX}replica:${replica}`;
+  /** Listens on this replica's channel, once its connection is up (the client subscribes again after a reconnect). */
+  #subscribe(): void {
+    if (this.#subscribed || this.#subscribing || this.#closed) return;
+    this.#subscribing = true;
+    this.#subscriber
+      .subscribe(`${PREFIX}replica:${this.#replica}`, (message) => this.#published(message))
+      .then(
+        () => (this.#subscribed = true),
+        () => undefined,
+      )
+      .finally(() => {
+        this.#subscribing = false;
+        this.#report();
+      });
   }
 
-  /** An answer published to this replica. */
-  #deliver(message: string): void {
+  /** An answer another replica published to this one. */
+  #published(message: string): void {
+    let parsed: { id?: unknown; answer?: unknown };
     try {
-      const { id, answer } = JSON.parse(message) as { id: string; answer: Answer };
-      this.#deliverHere(id, answer);
+      parsed = JSON.parse(message) as typeof parsed;
     } catch {
-      // Not one of ours: nothing to deliver.
+      return;
     }
+    const answer = parsed.answer as Answer | undefined;
+    if (typeof parsed.id !== 'string' || typeof answer !== 'object' || answer === null) return;
+    this.#deliver(parsed.id, answerOf(answer));
   }
 
-  #deliverHere(id: string, answer: Answer): boolean {
-    const question = this.#held.get(id);
-    if (question === undefined) return false;
+  /** Hands an answer to the call that waits for it, once; false when no call here waits for it. */
+  #deliver(id: string, answer: Answer): boolean {
+    const held = this.#held.get(id);
+    if (held === undefined) return false;
     this.#held.delete(id);
-    question.deliver(answer);
+    held.question.deliver(answer);
     return true;
   }
 
-  async #run<T>(command: () => Promise<T>): Promise<T> {
+  /** Checks the store between commands; the result is the status. */
+  async #ping(): Promise<void> {
+    if (this.#checking || this.#closed) return;
+    this.#checking = true;
     try {
-      return await command();
-    } catch (error) {
-      throw this.#unavailable(error instanceof Error ? error.message.slice(0, 120) : String(error));
+      await this.#run(() => this.#commands.ping());
+    } catch {
+      // Said by status().
+    } finally {
+      this.#checking = false;
     }
   }
 
-  #unavailable(why: string): StoreUnavailable {
-    return new StoreUnavailable(`the shared store (${this.#description}) cannot be reached: ${why}`);
+  /** Runs a command within the deadline; any failure is a StoreUnavailable that names the store, not its URL. */
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Deadline()), this.#timeoutMs);
+      timer.unref();
+    });
+    try {
+      const value = await Promise.race([command(), late]);
+      this.#answering = true;
+      return value;
+    } catch (error) {
+      // Redis answered, with an error: reachable, but what was asked is refused all the same.
+      if (error instanceof ErrorReply) {
+        this.#answering = true;
+        throw new StoreUnavailable(
+          `the shared store ${this.#description} refused a command: ${this.#clean(error.message)}`,
+          { cause: error },
+        );
+      }
+      this.#answering = false;
+      throw this.#unavailable(this.#why(error), error);
+    } finally {
+      clearTimeout(timer);
+      this.#report();
+    }
   }
+
+  /** Why a command failed, in words an operator can act on. */
+  #why(error: unknown): string {
+    if (error instanceof Deadline) return `no answer within ${this.#timeoutMs} ms`;
+    if (error instanceof ClientOfflineError) return `not connected: ${this.#connectionError}`;
+    if (error instanceof ClientClosedError) return 'the store was closed';
+    return this.#clean(error instanceof Error ? error.message : String(error));
+  }
+
+  #unavailable(why: string, cause?: unknown): StoreUnavailable {
+    return new StoreUnavailable(
+      `the shared store ${this.#description} cannot be reached (${why}); it is tried again in the background`,
+      { cause },
+    );
+  }
+
+  /** A message of the client or of Redis, bounded, without the URL's credentials. */
+  #clean(message: string): string {
+    let clean = message.slice(0, 200);
+    for (const secret of this.#secrets) clean = clean.split(secret).join('***');
+    return clean;
+  }
+
+  /** Tells onStatusChange when reachability changed. */
+  #report(): void {
+    const status = this.status();
+    if (status.reachable === this.#reported || this.#closed) return;
+    this.#reported = status.reachable;
+    this.#onStatusChange?.(status);
+  }
+}
+
+/** A command that missed its deadline. */
+class Deadline extends Error {}
+
+/** The answer as it may travel: the action, or the client's error, and nothing else. */
+function answerOf(answer: Answer): Answer {
+  if ('action' in answer && ['accept', 'decline', 'cancel'].includes(answer.action)) {
+    return { action: answer.action };
+  }
+  const error = 'error' in answer && typeof answer.error === 'string' ? answer.error : 'no action';
+  return { error: error.slice(0, 200) };
+}
+
+/** Closes a connection, letting its pending commands finish within `ms`, then cuts it. */
+async function closeClient(client: Client, ms: number): Promise<void> {
+  if (!client.isOpen) return client.destroy();
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    client.close().then(
+      () => true,
+      () => false,
+    ),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!closed) client.destroy();
+}
+
+/** A URL component decoded, or as it is when it cannot be. */
+function decoded(component: string): string {
+  try {
+    return decodeURIComponent(component);
+  } catch {
+    return component;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -38,6 +38,14 @@ export type AnswerOutcome =
 /** The store cannot be reached: whatever needed it is refused (fail closed), and says so. */
 export class StoreUnavailable extends Error {
   override readonly name = 'StoreUnavailable';
+
+  /**
+   * The Redis store is a bundle of its own, with its own copy of this class: an error of it is one of these
+   * too, known by its name.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof Error && value.name === 'StoreUnavailable';
+  }
 }
 
 export interface Store {

@@ -12,7 +12,7 @@ import {
 import { principalOf } from '../auth/principal.js';
 import type { MutationPolicy, ServerConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../common/errors.js';
-import type { Store } from '../store/store.js';
+import { StoreUnavailable, type Store } from '../store/store.js';
 import type { Era } from './diagnostics.js';
 
 // The person decides: a mutation the model allowed runs only once the user has said yes through the client.
@@ -164,7 +164,7 @@ export class Confirmer {
       );
     } catch (error) {
       if (ctx.mcpReq.signal.aborted) throw cancelled();
-      if (error instanceof Error && error.name === 'StoreUnavailable') {
+      if (error instanceof StoreUnavailable) {
         return { kind: 'refuse', outcome: 'refused', error: unavailable() };
       }
       const timedOut = /timed? ?out/i.test(error instanceof Error ? error.message : '');
