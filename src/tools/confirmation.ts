@@ -1,4 +1,3 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
@@ -183,8 +182,9 @@ export class Confirmer {
 
   /** 2026-07-28 era: ask with an input_required result; the retried call brings the answer and our state. */
   async #askOnRetry(ctx: ServerContext, mutation: PendingMutation): Promise<Decision> {
-    const codec = codecOf(this.settings);
-    const binding = bindingOf(ctx, mutation);
+    const { randomUUID } = await cryptoModule();
+    const codec = await codecOf(this.settings);
+    const binding = await bindingOf(ctx, mutation);
     const state = ctx.mcpReq.requestState<string>();
     if (typeof state !== 'string') {
       const requestState = await codec.mint({ b: binding, n: randomUUID() });
@@ -306,30 +306,27 @@ interface StatePayload {
 }
 
 /** A digest of the call and of who makes it (principal.ts: the OAuth issuer and subject, in remote mode). */
-function bindingOf(ctx: ServerContext, mutation: PendingMutation): string {
+async function bindingOf(ctx: ServerContext, mutation: PendingMutation): Promise<string> {
+  const { createHash } = await cryptoModule();
   return createHash('sha256')
     .update(JSON.stringify([...mutation.call, principalOf(ctx.http?.authInfo) ?? null]))
     .digest('base64url');
 }
 
+/** node:crypto, loaded when a question is first signed: start-up does not pay for it. */
+const cryptoModule = () => import('node:crypto');
+
 const codecs = new Map<string, RequestStateCodec<StatePayload>>();
 
-function codecOf(settings: ServerConfig): RequestStateCodec<StatePayload> {
-  const key = stateKeyOf(settings);
-  const id = `${key.toString('base64')}\n${settings.confirmTimeout}`;
+async function codecOf(settings: ServerConfig): Promise<RequestStateCodec<StatePayload>> {
+  const id = `${settings.http.stateKey ?? ''}\n${settings.confirmTimeout}`;
   let codec = codecs.get(id);
   if (codec === undefined) {
+    // Without --stateKey, a key of this process: what one replica signs cannot be read at another.
+    const key = settings.http.stateKey ?? (processKey ??= (await cryptoModule()).randomBytes(32));
     codec = createRequestStateCodec<StatePayload>({ key, ttlSeconds: settings.confirmTimeout });
     codecs.set(id, codec);
   }
   return codec;
 }
-
-// Without --stateKey, a key of this process: what one replica signs cannot be read at another.
-const processKey = randomBytes(32);
-
-/** The key that signs what travels through clients: --stateKey, else the process's own. */
-export function stateKeyOf(settings: ServerConfig): Buffer {
-  const given = settings.http.stateKey;
-  return given === undefined ? processKey : Buffer.from(given, 'utf8');
-}
+let processKey: Buffer | undefined;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -18,7 +19,7 @@ import { operationTools, type Api } from '../server/api.js';
 import { createServer } from '../server/create-server.js';
 import { StoreUnavailable, type Store } from '../store/store.js';
 import { activeTelemetry } from '../telemetry/telemetry.js';
-import { stateKeyOf, type Askability } from '../tools/confirmation.js';
+import type { Askability } from '../tools/confirmation.js';
 import { apiFor } from '../target/security.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { forwardedHeaders, withForwardedHeaders } from './forwarding.js';
@@ -85,7 +86,8 @@ class Front {
   ) {
     this.#settings = settings;
     this.#store = store;
-    this.#sessions = new Sessions(stateKeyOf(settings));
+    // Without --stateKey, a key of this process: a session minted by one replica is foreign at another.
+    this.#sessions = new Sessions(settings.http.stateKey ?? randomBytes(32));
     this.#questions = new Questions(store, settings.confirmTimeout);
     const { oauth, token } = settings.http;
     this.#oauth =
