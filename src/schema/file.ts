@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
+import { IntrospectedSchema } from './view.js';
 
 // --schema: an API whose introspection is turned off (Apollo Server's default in production) can still be
 // described to the model, and documents validated, from a file its operator has: SDL as printed by any
@@ -21,8 +22,11 @@ export class SchemaFileError extends Error {
   override readonly name = 'SchemaFileError';
 }
 
-/** The schema in `path`, as an introspection result (what graphql_introspect works from). */
-export function readSchemaFile(path: string): IntrospectionQuery {
+/**
+ * The schema in `path`: its introspection result (what graphql_introspect works from) and, from SDL, the schema
+ * as built, with the directives it applies (@listSize, @cost).
+ */
+export function readSchemaFile(path: string): IntrospectedSchema {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -32,7 +36,7 @@ export function readSchemaFile(path: string): IntrospectionQuery {
   return path.toLowerCase().endsWith('.json') ? fromJson(path, text) : fromSdl(path, text);
 }
 
-function fromSdl(path: string, text: string): IntrospectionQuery {
+function fromSdl(path: string, text: string): IntrospectedSchema {
   let schema: GraphQLSchema;
   try {
     schema = buildASTSchema(parse(new Source(text, path)));
@@ -41,14 +45,15 @@ function fromSdl(path: string, text: string): IntrospectionQuery {
   }
   const problems = validateSchema(schema);
   if (problems.length > 0) throw new SchemaFileError(located(path, problems[0]));
-  return introspectionFromSchema(schema, {
+  const introspection = introspectionFromSchema(schema, {
     inputValueDeprecation: true,
     specifiedByUrl: true,
     directiveIsRepeatable: true,
   });
+  return new IntrospectedSchema(introspection, schema);
 }
 
-function fromJson(path: string, text: string): IntrospectionQuery {
+function fromJson(path: string, text: string): IntrospectedSchema {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -74,7 +79,7 @@ function fromJson(path: string, text: string): IntrospectionQuery {
       `${path}: not a usable introspection result (${String((error as Error).message).slice(0, 200)})`,
     );
   }
-  return introspection;
+  return new IntrospectedSchema(introspection);
 }
 
 /**

@@ -114,20 +114,14 @@ export function knownSchema(target: CallTarget): IntrospectedSchema | undefined 
 
 /** The key of the schema from --schema: no cache entry has it. */
 const FILE_KEY = 'schema-file';
-const fileSchemas = new WeakMap<object, IntrospectedSchema>();
 
 /**
  * The schema given with --schema, for the API's own endpoint (whatever headers are sent: the operator says
- * this is its schema); prepared once per process and shared by every server.
+ * this is its schema); read once at start-up and shared by every server.
  */
 function fileSchema(api: Api, endpoint: URL): IntrospectedSchema | undefined {
   if (api.schema === undefined || endpoint.href !== api.config.endpoint.href) return undefined;
-  let schema = fileSchemas.get(api.schema);
-  if (schema === undefined) {
-    schema = new IntrospectedSchema(api.schema);
-    fileSchemas.set(api.schema, schema);
-  }
-  return schema;
+  return api.schema;
 }
 
 /** The introspection result: the full query, or the basic one for servers that predate its fields. */

@@ -21,7 +21,16 @@ export class IntrospectedSchema {
   #validation: GraphQLSchema | undefined;
   #deprecated: number | undefined;
 
-  constructor(readonly introspection: IntrospectionQuery) {}
+  /**
+   * `annotated`: the schema as an SDL file built it (--schema), which keeps what introspection cannot carry: the
+   * directives applied to fields, such as @listSize and @cost (graphql/cost.ts).
+   */
+  constructor(
+    readonly introspection: IntrospectionQuery,
+    readonly annotated?: GraphQLSchema,
+  ) {
+    this.#validation = annotated;
+  }
 
   /** Whether the endpoint marks this field, input field or enum value deprecated. */
   isDeprecated(typeName: string, member: string): boolean {
@@ -36,8 +45,8 @@ export class IntrospectedSchema {
   }
 
   /**
-   * The whole schema, deprecated members included (they may still be queried), to validate documents
-   * against; built on first use and kept.
+   * The whole schema, deprecated members included (they may still be queried), to validate documents and
+   * estimate their cost against; built on first use and kept (an SDL file's as it built it).
    */
   validationSchema(): GraphQLSchema {
     this.#validation ??= buildSchemaOf(this.introspection, true);

@@ -1,7 +1,7 @@
-import type { IntrospectionQuery } from 'graphql';
 import type { ApiConfig } from '../config/types.js';
 import type { Live } from '../common/live.js';
 import type { OperationSet } from '../operations/load.js';
+import type { IntrospectedSchema } from '../schema/view.js';
 
 /** An API's operation tools: the set read at start-up, replaced when the files change (stdio mode). */
 export type LiveOperations = Live<OperationSet>;
@@ -12,7 +12,7 @@ export type LiveOperations = Live<OperationSet>;
  */
 export interface Api {
   readonly config: ApiConfig;
-  readonly schema?: IntrospectionQuery;
+  readonly schema?: IntrospectedSchema;
   readonly operations?: LiveOperations;
 }
 

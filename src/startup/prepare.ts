@@ -6,7 +6,6 @@ import type { GraphQLSchema } from 'graphql';
 import { ConfigError } from '../config/parsers.js';
 import type { ApiConfig } from '../config/types.js';
 import { ToolError } from '../common/errors.js';
-import { buildSchemaOf } from '../schema/introspection.js';
 import { readSchemaFile, SchemaFileError } from '../schema/file.js';
 import { loadOperations, OperationsError, type OperationSet } from '../operations/load.js';
 import type { Secrets } from '../redaction/redactor.js';
@@ -53,7 +52,7 @@ export async function prepare(config: ApiConfig, secrets: Secrets): Promise<Prep
 
 /** The schema operations are checked against: the file's, else the endpoint's. */
 async function schemaOf(api: Omit<Api, 'operations'>, secrets: Secrets): Promise<GraphQLSchema> {
-  if (api.schema !== undefined) return buildSchemaOf(api.schema, true);
+  if (api.schema !== undefined) return api.schema.validationSchema();
   try {
     return (await loadApiSchema(api, secrets)).validationSchema();
   } catch (error) {
