@@ -159,6 +159,7 @@ function readApi(name: string, options: OptionValues, oauthScopes: readonly stri
     secretParts,
     timeout: options.get('timeout'),
     maxComplexity: options.get('maxComplexity'),
+    maxCost: options.get('maxCost'),
     allowedEndpoints,
     readOnly: mutations === 'deny',
     mutations,

@@ -134,6 +134,16 @@ export const OPTIONS = {
     scope: 'api',
     help: 'most fields a query may select; `0` turns the check off',
   },
+  maxCost: {
+    env: 'GRAPHQL_MAX_COST',
+    value: 'n',
+    default: '50000',
+    parse: integer(0),
+    json: INTEGER,
+    group: 'general',
+    scope: 'api',
+    help: 'most list items a query may return by its estimate (list sizes multiplied through nesting); `0` turns the check off',
+  },
   allowedEndpoints: {
     env: 'GRAPHQL_ALLOWED_ENDPOINTS',
     value: 'urls',

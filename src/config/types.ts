@@ -60,6 +60,8 @@ export interface ApiConfig {
   readonly timeout: number;
   /** --maxComplexity; 0 turns the check off. */
   readonly maxComplexity: number;
+  /** --maxCost: most list items a query may return by its estimate (graphql/cost.ts); 0 turns the check off. */
+  readonly maxCost: number;
   /** --allowedEndpoints; undefined allows any. */
   readonly allowedEndpoints: readonly URL[] | undefined;
   /** --readOnly, or --mutations=deny: refuse every mutation, whatever `allowMutations` says. */

@@ -6,6 +6,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import type { CostContributor } from './cost.js';
 import type { AnalysedDocument } from './operation.js';
 import { thousands } from '../common/text.js';
 
@@ -27,6 +28,8 @@ export interface MutationToConfirm {
   readonly variables: Readonly<Record<string, unknown>> | undefined;
   /** The names of the headers the call itself adds (their values are not shown). */
   readonly callHeaders?: readonly string[];
+  /** The fields of its cost estimate (cost.ts), largest first: the lists it may touch are named. */
+  readonly lists?: readonly CostContributor[];
   /**
    * Masks the operator's secrets (configured headers, values from the environment) in a text; never what the
    * model chose for this call, which the person must see as it is.
@@ -47,6 +50,9 @@ const MAX_FIELDS_CHARS = 6_000;
 const MAX_DOCUMENT_CHARS = 1_500;
 /** Most characters of the variables shown as JSON. */
 const MAX_VARIABLES_CHARS = 600;
+/** Most lists named, largest first, and most characters their line takes. */
+const MAX_LISTS = 5;
+const MAX_LISTS_CHARS = 600;
 
 /**
  * The question's text: plain lines, bounded, with every invisible or reordering character made visible. Throws
@@ -87,6 +93,8 @@ export function mutationQuestion(mutation: MutationToConfirm): string {
   if (variables !== undefined && Object.keys(variables).length > 0) {
     lines.push(`Variables: ${bounded(hide(JSON.stringify(variables)), MAX_VARIABLES_CHARS, 'characters')}`);
   }
+  const lists = listsLine(mutation.lists ?? []);
+  if (lists !== undefined) lines.push(bounded(hide(lists), MAX_LISTS_CHARS, 'characters'));
   if (mutation.callHeaders !== undefined && mutation.callHeaders.length > 0) {
     lines.push(`Headers this call adds: ${mutation.callHeaders.join(', ')} (values not shown)`);
   }
@@ -201,6 +209,26 @@ function literal(value: unknown): string {
     return `{${entries.map(([key, item]) => `${/^[_A-Za-z][_0-9A-Za-z]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(item)}`).join(', ')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * `Lists it may touch (estimated items): removeReviews up to 100 (first: 100); …`: how far a mutation may reach,
+ * by the sizes its cost estimate counted; undefined when it reaches no list.
+ */
+function listsLine(contributors: readonly CostContributor[]): string | undefined {
+  const lists = contributors.filter((c) => c.sizeFrom !== 'weight');
+  if (lists.length === 0) return undefined;
+  const sizeOf = (c: CostContributor) =>
+    c.sizeFrom === 'argument' && c.slicedBy !== undefined
+      ? `${c.slicedBy}: ${thousands(c.size)}`
+      : c.sizeFrom === 'default'
+        ? `the API's default of ${thousands(c.size)}`
+        : c.sizeFrom === 'listSize'
+          ? `@listSize ${thousands(c.size)}`
+          : `no size given, counted as ${thousands(c.size)}`;
+  const named = lists.slice(0, MAX_LISTS).map((c) => `${c.path} up to ${thousands(c.items)} (${sizeOf(c)})`);
+  const more = lists.length > MAX_LISTS ? `; and ${thousands(lists.length - MAX_LISTS)} more` : '';
+  return `Lists it may touch (estimated items): ${named.join('; ')}${more}`;
 }
 
 /** `text`, or its start with the count of what was left out. */

@@ -83,7 +83,7 @@ export async function buildSearchIndex(view: SchemaView): Promise<SearchIndex> {
     for (const word of own) post(nameWords, word, id);
     for (const word of new Set(wordsOf(item.description ?? ''))) post(descriptionWords, word, id);
   };
-  // Mostly built in the background, after an answer (schema-answer.ts): short slices keep the wait of the
+  // Mostly built in the background, after an answer (answers/answer.ts): short slices keep the wait of the
   // calls that come meanwhile short.
   const yieldNow = createYielder(1);
   for (const type of view.types) {

@@ -35,6 +35,8 @@ export const GRAPHQL_DOCUMENT = 'graphql.document';
 
 /** The API a GraphQL operation went to, by its name in the config file (several APIs). */
 export const API_NAME = 'graphql_mcp.api';
+/** The list items a GraphQL operation can return by its estimate (--maxCost). */
+export const COST_ESTIMATE = 'graphql_mcp.cost.estimate';
 /** How the person's decision on a mutation went (MutationOutcome). */
 export const MUTATION_OUTCOME = 'graphql_mcp.mutation.outcome';
 /** Why remote mode's front refused a request. */

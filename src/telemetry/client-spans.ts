@@ -29,6 +29,7 @@ export function startGraphQLSpan(tracing: Tracing, operation: GraphQLOperationIn
       attributes: {
         ...measure,
         ...(operation.name !== undefined && { [names.GRAPHQL_OPERATION_NAME]: bounded(operation.name) }),
+        ...(operation.cost !== undefined && { [names.COST_ESTIMATE]: operation.cost }),
         ...(tracing.documents &&
           operation.document !== undefined && { [names.GRAPHQL_DOCUMENT]: operation.document }),
       },

@@ -65,6 +65,8 @@ export interface GraphQLOperationInfo {
   readonly document?: string | undefined;
   /** The API's name, with several APIs (--config). */
   readonly api?: string | undefined;
+  /** The list items it can return by its estimate (graphql/cost.ts). */
+  readonly cost?: number | undefined;
 }
 
 /** The span of one GraphQL operation: its HTTP requests run inside it. */

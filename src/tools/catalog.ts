@@ -1,5 +1,6 @@
 import type { ApiConfig, MutationPolicy } from '../config/types.js';
 import type { Api } from '../server/api.js';
+import { thousands } from '../common/text.js';
 
 /**
  * What tools/list says of each built-in tool, which depends on the configuration (the APIs and their
@@ -21,6 +22,13 @@ export function describeTools(
       : limits.size > 1
         ? ` Each API limits the fields a query may select (${apis.map((api) => `${api.name}: ${api.maxComplexity || 'none'}`).join(', ')}).`
         : '';
+  const costs = new Set(apis.map((api) => api.maxCost));
+  const cost =
+    costs.size === 1 && first.maxCost > 0
+      ? ` A query may return at most ${thousands(first.maxCost)} list items, estimated from first/limit arguments.`
+      : costs.size > 1
+        ? ` Each API limits the list items a query may return, estimated from first/limit arguments (${apis.map((api) => `${api.name}: ${api.maxCost ? thousands(api.maxCost) : 'none'}`).join(', ')}).`
+        : '';
   const policies = new Set(apis.map((api) => api.mutations));
   const mutations =
     policies.size === 1
@@ -34,7 +42,7 @@ export function describeTools(
   return {
     graphql_query:
       `Run a GraphQL query against ${target} (or the endpoint given); returns the GraphQL response.` +
-      `${mutations}${limit}${trustedOnly} Learn the schema with graphql_introspect first.`,
+      `${mutations}${limit}${cost}${trustedOnly} Learn the schema with graphql_introspect first.`,
     graphql_introspect:
       `The schema of ${apis.length === 1 ? target : 'the API named by api'} (or the endpoint given) as GraphQL ` +
       `SDL, to write correct queries. A schema over ${first.maxSchemaChars} characters comes as an overview ` +

@@ -3,6 +3,7 @@ import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { DEFAULT_API, type ApiConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../common/errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
+import { costAdvice, estimateCost, formatCost, type CostEstimate } from '../graphql/cost.js';
 import { mutationQuestion, rootFieldNames, UnconfirmableMutation } from '../graphql/mutation-question.js';
 import {
   analyseDocument,
@@ -21,6 +22,7 @@ import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
 import { jsonLengthAtLeast } from '../common/json-length.js';
 import { letInputIn } from '../common/time-slice.js';
+import { thousands } from '../common/text.js';
 import type { Call } from './call.js';
 import type { Confirm, Decision, MutationAudit, Outcome } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
@@ -176,11 +178,18 @@ async function execute(
   // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
   const schema = await schemaToValidate(target, call, signal);
   if (schema !== undefined) checkAgainstSchema(schema, plan);
+  // Then its cost: the list items it can return, counted with the schema where known.
+  const cost = estimateCost(document, operation, {
+    variables: plan.variables,
+    schema,
+    limit: config.maxCost || undefined,
+  });
+  checkCost(config, cost, call);
 
   // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
   let outcome: Outcome = 'not-asked';
   if (plan.mutates && plan.ask && plan.confirm !== undefined) {
-    const decision = await decide(plan, plan.confirm, call);
+    const decision = await decide(plan, plan.confirm, call, cost);
     outcome = decision.outcome;
     activeTelemetry()?.mutationDecided(outcome);
     if (decision.kind !== 'run') audit(plan, { decision: outcome, sent: false });
@@ -190,7 +199,7 @@ async function execute(
   }
 
   // 10. The request, and its answer as the result.
-  const { status, result, advice } = await request(plan, call, signal, outcome);
+  const { status, result, advice } = await request(plan, call, signal, outcome, cost);
   if (plan.mutates) audit(plan, { decision: outcome, sent: true, status });
   if (advice !== undefined) call.notes = [...call.notes, advice];
   return graphqlResult(plan.tool, config, result, call.notes, call.hide, () =>
@@ -208,6 +217,7 @@ async function request(
   call: Call,
   signal: AbortSignal | undefined,
   outcome: Outcome,
+  cost: CostEstimate,
 ): Promise<GraphQLResponse> {
   const { target, document, operation, operationName, variables } = plan;
   const { config } = target.api;
@@ -220,6 +230,7 @@ async function request(
     name: operationName ?? operation.name?.value,
     document: document.text,
     api: config.name,
+    cost: cost.total,
   });
   const send = () =>
     postGraphQL({
@@ -287,6 +298,26 @@ function checkComplexity(
   }
 }
 
+/**
+ * COST_LIMIT when the operation can return more list items than --maxCost, with the largest contributors and how
+ * to lower each; a note when it comes within half of it, before a larger page or one more level is refused.
+ */
+function checkCost(config: ApiConfig, cost: CostEstimate, call: Call): void {
+  const limit = config.maxCost;
+  if (limit === 0 || cost.total * 2 < limit) return;
+  const largest = costAdvice(cost, { limit });
+  if (cost.total > limit) {
+    throw new ToolError(
+      'COST_LIMIT',
+      `the query can return ${formatCost(cost)} list items by its estimate, more than the limit of ${thousands(limit)}; nothing was sent. Largest: ${largest}`,
+    );
+  }
+  call.notes = [
+    ...call.notes,
+    `Cost: this query can return ${formatCost(cost)} list items by its estimate, near the limit of ${thousands(limit)} (a larger page or one more nested list may be refused). Largest: ${largest}`,
+  ];
+}
+
 /** VALIDATION_FAILED, naming each problem and the valid names, when the document does not match the schema. */
 function checkAgainstSchema(schema: GraphQLSchema, plan: Plan): void {
   const problems = validateDocument(schema, plan.document, plan.operation, plan.variables);
@@ -299,10 +330,10 @@ function checkAgainstSchema(schema: GraphQLSchema, plan: Plan): void {
 }
 
 /** The person's decision on the mutation, bound to everything that decides the call. */
-function decide(plan: Plan, confirm: Confirm, call: Call): Promise<Decision> {
+function decide(plan: Plan, confirm: Confirm, call: Call, cost: CostEstimate): Promise<Decision> {
   const { target } = plan;
   return confirm.decide({
-    question: question(plan, call),
+    question: question(plan, call, cost),
     call: [
       plan.tool,
       target.api.config.name,
@@ -321,7 +352,7 @@ function decide(plan: Plan, confirm: Confirm, call: Call): Promise<Decision> {
  * configured headers and URLs) masked, never by a value the model chose in this call; refused when it cannot be
  * shown whole.
  */
-function question(plan: Plan, call: Call): string {
+function question(plan: Plan, call: Call, cost: CostEstimate): string {
   const { target } = plan;
   const operatorSecrets = operatorRedactor(call.secrets);
   try {
@@ -332,6 +363,7 @@ function question(plan: Plan, call: Call): string {
       operation: plan.operation,
       variables: plan.variables,
       callHeaders: target.own.names(),
+      lists: cost.contributors,
       hide: (text) => operatorSecrets.text(text),
     });
   } catch (error) {

@@ -361,7 +361,10 @@ describe('a small schema (the demo API)', () => {
 
   test('typeNames works on it too', async () => {
     const text = firstText(await introspect(session(), { typeNames: ['Book', 'Genre'] }));
-    assert.match(text, /^# Book — path: Query\.book\n"""A book in the library\."""\ntype Book \{/);
+    assert.match(
+      text,
+      /^# Book — path: Query\.book\n# Cost: list without slicing arguments \(counted as 10\): reviews\n"""A book in the library\."""\ntype Book \{/,
+    );
     assert.match(text, /^enum Genre \{/m);
   });
 

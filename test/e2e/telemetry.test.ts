@@ -86,6 +86,7 @@ for (const protocol of ['http/protobuf', 'http/json']) {
       assert.equal(server.attributes['gen_ai.tool.name'], 'graphql_query');
       assert.equal(operation.attributes['graphql.operation.type'], 'query');
       assert.equal(operation.attributes['graphql.operation.name'], 'Books');
+      assert.equal(operation.attributes['graphql_mcp.cost.estimate'], 1, 'books(first: 1): one list item');
       assert.equal(operation.attributes['graphql.document'], undefined, 'the document only when opted in');
       assert.equal(http.parentSpanId, operation.spanId);
       assert.equal(http.attributes['http.request.method'], 'POST');

@@ -120,7 +120,7 @@ describe('typeNames', () => {
     const text = await render(['Repository.issues', 'IssueState.OPEN']);
     assert.match(
       text,
-      /# Repository\.issues — path: Query\.repository → Repository\.issues\ntype Repository \{\n {2}"""Issues of the repository\."""\n {2}issues\(first: Int\): \[Issue!\]!\n\}/,
+      /# Repository\.issues — path: Query\.repository → Repository\.issues\n# Cost: list: slice with first \(none given: counted as 100\)\ntype Repository \{\n {2}"""Issues of the repository\."""\n {2}issues\(first: Int\): \[Issue!\]!\n\}/,
     );
     assert.match(text, /enum IssueState \{\n {2}OPEN\n\}/);
   });

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import { renderOverview } from './overview.js';
 import { searchIndexOf, searchSchema, searchTerms } from '../search.js';
 import { renderSearch } from './search.js';
@@ -72,16 +73,23 @@ async function answer_(
     if (whole !== undefined) return [...notes, whole].join('\n');
     return renderOverview(view, maxChars, notes);
   }
-  if (typeNames === undefined) return searchOf(view, search!, maxChars);
+  // Where the answer names lists, what they count toward a query's cost: @listSize and @cost from an SDL file.
+  const costs = schema.annotated ?? view.schema;
+  if (typeNames === undefined) return searchOf(view, costs, search!, maxChars);
   const requested = resolveTypeNames(view, typeNames, (type, member) => schema.isDeprecated(type, member));
-  if (search === undefined) return renderTypes(view, requested, maxChars);
+  if (search === undefined) return renderTypes(view, requested, maxChars, costs);
   // The definitions leave room for at least the line that says the search was not shown.
   const notShown =
     `# search ${stringLiteral(search.trim())}: not shown, the definitions above used the character limit ` +
     '(--maxSchemaChars). Ask again with search alone.';
-  const definitions = renderTypes(view, requested, maxChars - notShown.length - BLOCK_SEPARATOR.length);
+  const definitions = renderTypes(
+    view,
+    requested,
+    maxChars - notShown.length - BLOCK_SEPARATOR.length,
+    costs,
+  );
   const room = maxChars - definitions.length - BLOCK_SEPARATOR.length;
-  const results = room >= MIN_SEARCH_ROOM ? await searchOf(view, search, room) : notShown;
+  const results = room >= MIN_SEARCH_ROOM ? await searchOf(view, costs, search, room) : notShown;
   return `${definitions}${BLOCK_SEPARATOR}${results}`;
 }
 
@@ -95,8 +103,13 @@ export function prepareSearchSoon(view: SchemaView): void {
   });
 }
 
-async function searchOf(view: SchemaView, search: string, maxChars: number): Promise<string> {
+async function searchOf(
+  view: SchemaView,
+  costs: GraphQLSchema,
+  search: string,
+  maxChars: number,
+): Promise<string> {
   const index = await searchIndexOf(view);
   const terms = searchTerms(search);
-  return renderSearch(search, terms, searchSchema(index, terms), maxChars);
+  return renderSearch(search, terms, searchSchema(index, terms), maxChars, costs);
 }

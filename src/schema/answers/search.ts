@@ -1,21 +1,25 @@
+import type { GraphQLSchema } from 'graphql';
 import { formatPath } from '../paths.js';
+import { listSizeLine } from './list-sizes.js';
 import type { SearchHit, SearchResult } from '../search.js';
 import { count, firstSentence, kindOf, stringLiteral, typeHeader } from '../sdl-lines.js';
 import { thousands } from '../../common/text.js';
 import { clampText, joinBlocks, listWithin } from './text-budget.js';
 
-// The answer to a search of the schema (src/graphql/schema-search.ts finds and ranks the hits): what was found,
+// The answer to a search of the schema (schema/search.ts finds and ranks the hits): what was found,
 // and each hit with its path from a root field, within the character budget.
 
 /**
  * The answer to a search: a line saying what was found and what is shown, then each hit with its path from
- * a root field, its description's first sentence and its SDL line; at most `maxChars` long.
+ * a root field, its description's first sentence and its SDL line (and, for a list field, what it counts toward
+ * a query's cost, from `costs`); at most `maxChars` long.
  */
 export function renderSearch(
   search: string,
   terms: readonly string[],
   found: SearchResult,
   maxChars: number,
+  costs?: GraphQLSchema,
 ): string {
   const quoted = stringLiteral(search.trim());
   if (found.total === 0) {
@@ -26,7 +30,7 @@ export function renderSearch(
       maxChars,
     );
   }
-  const blocks = found.hits.map(renderHit);
+  const blocks = found.hits.map((hit) => renderHit(hit, costs));
   // The most blocks that fit together with the line that says how many are shown.
   for (let shown = blocks.length; ; shown--) {
     const cut = shown < blocks.length;
@@ -64,7 +68,7 @@ function matches(n: number): string {
   return `${thousands(n)} ${n === 1 ? 'match' : 'matches'}`;
 }
 
-function renderHit(hit: SearchHit): string {
+function renderHit(hit: SearchHit, costs: GraphQLSchema | undefined): string {
   const where =
     hit.path === undefined
       ? 'no path from a root field'
@@ -76,6 +80,10 @@ function renderHit(hit: SearchHit): string {
   const description = firstSentence(hit.description);
   if (description !== '') lines.push(stringLiteral(description));
   lines.push(hit.kind === 'type' ? typeHeader(hit.type) : hit.line!);
+  if (hit.kind === 'field' && costs !== undefined) {
+    const cost = listSizeLine(costs, hit.type.name, hit.coordinate.slice(hit.coordinate.indexOf('.') + 1));
+    if (cost !== undefined) lines.push(cost);
+  }
   if (hit.alsoOn.length > 0) {
     const { text } = listWithin(hit.alsoOn, 240);
     lines.push(`# also on ${count(hit.alsoOn.length, 'more type')}: ${text}`);

@@ -12,6 +12,7 @@ import {
   printType,
   type GraphQLFieldConfigMap,
   type GraphQLNamedType,
+  type GraphQLSchema,
 } from 'graphql';
 import { ToolError } from '../../common/errors.js';
 import { suggestNames } from '../../graphql/name-suggestions.js';
@@ -20,6 +21,7 @@ import type { SchemaView } from '../view.js';
 import { firstSentence } from '../sdl-lines.js';
 import { thousands } from '../../common/text.js';
 import { BLOCK_SEPARATOR, clampText, joinBlocks, listWithin } from './text-budget.js';
+import { listSizeLines } from './list-sizes.js';
 
 // `typeNames` asks for the full SDL of named types, as printSchema prints them. A name may also be a schema
 // coordinate, `Type.member` (a field, an input field or an enum value), for one member in full: the way to
@@ -103,8 +105,19 @@ function memberNames(type: GraphQLNamedType): string[] | undefined {
 }
 
 /** The definitions asked for, at most `maxChars` long, with a note on top when any was cut or left for later. */
-export function renderTypes(view: SchemaView, requested: readonly RequestedType[], maxChars: number): string {
-  const blocks = requested.map((entry) => ({ entry, full: blockOf(view, entry, 0) }));
+export function renderTypes(
+  view: SchemaView,
+  requested: readonly RequestedType[],
+  maxChars: number,
+  costs: GraphQLSchema = view.schema,
+): string {
+  const blockOf = (entry: RequestedType, level: Level) =>
+    [
+      heading(view, entry),
+      ...listSizeLines(costs, entry.type.name, entry.member),
+      sdlOf(view, entry, level),
+    ].join('\n');
+  const blocks = requested.map((entry) => ({ entry, full: blockOf(entry, 0) }));
   // The note goes on top and depends on what fits below it: guess its length, fit, and try again if short.
   let reserve = 0;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -120,7 +133,7 @@ export function renderTypes(view: SchemaView, requested: readonly RequestedType[
         used += separator + full.length;
       } else if (shown.length === 0 && left.length === 0) {
         // Too large for this answer even alone: shortened to fit, since asking again would not help.
-        const { text, step } = shortenedBlock(view, entry, room);
+        const { text, step } = shortenedBlock((level) => blockOf(entry, level), room);
         shown.push(text);
         used += text.length;
         shortened.push({ entry, step });
@@ -166,10 +179,6 @@ function noteOf(
   return lines.join('\n');
 }
 
-function blockOf(view: SchemaView, entry: RequestedType, level: Level): string {
-  return `${heading(view, entry)}\n${sdlOf(view, entry, level)}`;
-}
-
 // `# Repository.issues — path: Query.repository → Repository.issues`: how to reach it in a query.
 function heading(view: SchemaView, entry: RequestedType): string {
   const toType = view.paths.get(entry.type.name);
@@ -198,18 +207,14 @@ function sdlOf(view: SchemaView, entry: RequestedType, level: Level): string {
   return printType(variantOf(entry.type, level, entry.member));
 }
 
-// A definition of the most detail that fits `room`, cut by member as a last resort.
-function shortenedBlock(
-  view: SchemaView,
-  entry: RequestedType,
-  room: number,
-): { text: string; step: string } {
+// A definition (`blockOf` a level of detail) of the most detail that fits `room`, cut by member as a last resort.
+function shortenedBlock(blockOf: (level: Level) => string, room: number): { text: string; step: string } {
   for (const level of [1, 2, 3] as const) {
-    const text = blockOf(view, entry, level);
+    const text = blockOf(level);
     if (text.length <= room) return { text, step: LEVEL_STEPS[level]! };
   }
   // Without descriptions each member is one line between the first line and the closing brace.
-  const lines = blockOf(view, entry, 3).split('\n');
+  const lines = blockOf(3).split('\n');
   const open = lines.findIndex((line) => line.endsWith('{'));
   if (open === -1 || lines[lines.length - 1] !== '}') {
     return { text: clampText(lines.join('\n'), room), step: 'cut' };
