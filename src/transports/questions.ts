@@ -48,14 +48,16 @@ function answerOf(message: { result?: unknown; error?: unknown }): Answer {
 
 /**
  * A transport that asks through `questions`: every request the server sends (the question) gets a held,
- * unguessable id, and the answer, however it comes back, reaches the server as the response to its own id.
+ * unguessable id, and the answer, however it comes back, reaches the server as the response to its own id; the
+ * server's cancellation of a question it gave up on names the id the client was shown, and releases it.
  * Everything else passes through to the transport it wraps.
  */
 export class AskingTransport implements Transport {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport['onmessage'];
-  readonly #held = new Set<string>();
+  /** The questions still open: the server's own request id → the id the client was shown. */
+  readonly #held = new Map<string | number, string>();
 
   constructor(
     private readonly inner: Transport,
@@ -66,7 +68,7 @@ export class AskingTransport implements Transport {
     inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
-      for (const id of this.#held) this.questions.release(id);
+      for (const id of this.#held.values()) this.questions.release(id);
       this.#held.clear();
       this.onclose?.();
     };
@@ -77,18 +79,29 @@ export class AskingTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (!isJSONRPCRequest(message)) return this.inner.send(message, options);
+    if (!isJSONRPCRequest(message)) return this.inner.send(this.#withdrawn(message), options);
     const own = message.id;
     const id = await this.questions.hold(this.asker, (answer) => {
-      this.#held.delete(id);
+      this.#held.delete(own);
       const response =
         'action' in answer
           ? { jsonrpc: '2.0' as const, id: own, result: { action: answer.action } }
           : { jsonrpc: '2.0' as const, id: own, error: { code: -32603, message: answer.error } };
       this.onmessage?.(response);
     });
-    this.#held.add(id);
+    this.#held.set(own, id);
     return this.inner.send({ ...message, id }, options);
+  }
+
+  /** A cancellation of a held question, renamed to the id the client knows it by; the question released. */
+  #withdrawn(message: JSONRPCMessage): JSONRPCMessage {
+    if (!('method' in message) || message.method !== 'notifications/cancelled') return message;
+    const own = (message.params as { requestId?: string | number } | undefined)?.requestId;
+    const id = own === undefined ? undefined : this.#held.get(own);
+    if (id === undefined) return message;
+    this.#held.delete(own!);
+    this.questions.release(id);
+    return { ...message, params: { ...message.params, requestId: id } };
   }
 
   close(): Promise<void> {

@@ -107,6 +107,24 @@ describe('a 2025-era client over HTTP, asked on the stream of its call', () => {
     assert.equal(mutationsSent(), before);
   });
 
+  test('a question nobody answers is withdrawn by its own id when the call gives up, and a late answer changes nothing', async () => {
+    const quick = await startHttpMcp([`--endpoint=${api.url}`, '--confirmTimeout=1']);
+    try {
+      const client = await LegacyClient.connect(quick.url);
+      const before = mutationsSent();
+      const call = client.call('graphql_query', add);
+      const question = (await call.question)!;
+      const response = await call.response;
+      assert.match(textOf(response), /^MUTATION_DECLINED: /);
+      // The client's dialog closes: the cancellation names the question it was shown, not the SDK's own id.
+      assert.deepEqual(call.cancelled(), [question.id]);
+      assert.notEqual((await client.answer(question.id, 'accept')).status, 202);
+      assert.equal(mutationsSent(), before);
+    } finally {
+      await quick.stop();
+    }
+  });
+
   test('writes one audit line per mutation decided: decision, sent, status, fields, and no value of it', async () => {
     const client = await LegacyClient.connect(remote.url, { headers: bearer });
     const call = client.call('graphql_query', add);
