@@ -221,8 +221,9 @@ export class Confirmer {
     }
     let first: boolean;
     try {
-      // Single use across every replica sharing the store: a replayed answer runs nothing.
-      first = await this.store.claimOnce(`state:${payload.n}`, this.settings.confirmTimeout);
+      // Single use across every replica sharing the store: a replayed answer runs nothing. The mark outlives the
+      // state it marks (valid to the whole second, on replicas whose clocks may differ a little).
+      first = await this.store.claimOnce(`state:${payload.n}`, this.settings.confirmTimeout + CLAIM_MARGIN_S);
     } catch {
       return { kind: 'refuse', outcome: 'refused', error: unavailable() };
     }
@@ -312,6 +313,9 @@ async function bindingOf(ctx: ServerContext, mutation: PendingMutation): Promise
     .update(JSON.stringify([...mutation.call, principalOf(ctx.http?.authInfo) ?? null]))
     .digest('base64url');
 }
+
+/** How much longer a single-use mark is kept than the state it marks can be valid, in seconds. */
+const CLAIM_MARGIN_S = 60;
 
 /** node:crypto, loaded when a question is first signed: start-up does not pay for it. */
 const cryptoModule = () => import('node:crypto');
