@@ -228,7 +228,7 @@ interface PathNode {
 }
 
 /**
- * The walk of the operation, or of one fragment in one context, with what it adds measured from its own
+ * The walk of the operation, or of one fragment in one context, with what it adds counted from its own
  * root; where it was spread says how often that root is reached (worked out only when contributors are read).
  */
 interface Frame {
