@@ -5,11 +5,10 @@
 import { hidden, loadConfig } from './config/load.js';
 import { usage } from './config/options.js';
 import { ConfigError } from './config/parsers.js';
-import type { ApiConfig, ServerConfig } from './config/types.js';
 import { describeStart } from './startup/describe.js';
 import { openStore } from './store/open.js';
 import { startTelemetry } from './telemetry/telemetry.js';
-import { start } from './startup/start.js';
+import { readPrompts, start } from './startup/start.js';
 import { serveOnStdio } from './transports/stdio.js';
 import { log } from './common/log.js';
 import { VERSION } from './common/version.js';
@@ -35,19 +34,21 @@ async function main(): Promise<void> {
   });
   for (const warning of telemetry.warnings) log(`graphql-mcp: ${warning}`);
   const stdio = server.transport === 'stdio';
-  const started = await attemptAsync(() => start(server, apis, stdio), loaded.fromEnvironment);
+  // Read first, once: a bad prompt file stops the start before any introspection request.
+  const prompts = attempt(() => readPrompts(server), loaded.fromEnvironment);
+  const started = await start(server, apis, stdio).catch((error) => fail(error, loaded.fromEnvironment));
   for (const note of started.notes) log(`graphql-mcp: ${note}`);
 
   // Questions, answers and single-use marks: in memory, or in the Redis the replicas share (--store).
   const store = await openStore(server.http.store);
   if (stdio) {
     const reloadConfig = server.configFile === undefined ? undefined : () => reload(argv, env);
-    serveOnStdio(server, started, store, reloadConfig);
+    serveOnStdio(server, started, prompts, store, reloadConfig);
     return log(`graphql-mcp ${VERSION}: serving ${describeStart(server, apis)} on stdio`);
   }
   // Remote mode's HTTP stack loads only in remote mode.
   const { serveHttp } = await import('./transports/http.js');
-  const running = await serveHttp(started.apis, server, store, log, started.prompts);
+  const running = await serveHttp(started.apis, server, store, log, prompts);
   log(`graphql-mcp ${VERSION}: serving ${describeStart(server, apis)} at ${running.url}`);
   // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
   const stop = () =>
@@ -63,9 +64,8 @@ async function main(): Promise<void> {
 async function reload(argv: readonly string[], env: NodeJS.ProcessEnv) {
   const loaded = loadConfig(argv, env);
   if (loaded.kind !== 'serve') throw new ConfigError('the command line no longer serves');
-  const { apis } = loaded as { server: ServerConfig; apis: readonly ApiConfig[] };
   try {
-    return await start(loaded.server, apis, true);
+    return await start(loaded.server, loaded.apis, true);
   } catch (error) {
     throw error instanceof ConfigError ? hidden(error, loaded.fromEnvironment) : error;
   }
@@ -81,14 +81,6 @@ function fail(error: unknown, fromEnvironment: readonly string[]): never {
 function attempt<T>(run: () => T, fromEnvironment: readonly string[]): T {
   try {
     return run();
-  } catch (error) {
-    return fail(error, fromEnvironment);
-  }
-}
-
-async function attemptAsync<T>(run: () => Promise<T>, fromEnvironment: readonly string[]): Promise<T> {
-  try {
-    return await run();
   } catch (error) {
     return fail(error, fromEnvironment);
   }

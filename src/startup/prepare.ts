@@ -15,9 +15,11 @@ import { loadApiSchema } from '../schema/source.js';
 /** An API with what its options name read: its schema file, and its operations with what reads them again. */
 export interface PreparedApi {
   readonly api: Omit<Api, 'operations'>;
-  readonly operations?: OperationSet;
-  /** Reads the operation files again (a reload), against the schema of start-up. */
-  readonly reload?: () => OperationSet;
+  readonly operations?: {
+    readonly set: OperationSet;
+    /** Reads the operation files again (a reload), against the schema of start-up. */
+    readonly reload: () => OperationSet;
+  };
 }
 
 /** Reads what an API's options name; a problem is a ConfigError (one line, exit 2). */
@@ -43,7 +45,7 @@ export async function prepare(config: ApiConfig, secrets: Secrets): Promise<Prep
       scalars: config.scalars,
     });
   try {
-    return { api, reload, operations: reload() };
+    return { api, operations: { set: reload(), reload } };
   } catch (error) {
     if (error instanceof OperationsError) throw new ConfigError(`--operations ${error.message}`);
     throw error;

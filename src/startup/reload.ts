@@ -31,6 +31,7 @@ export function follow(
               unwatchOperations();
               unwatchOperations = watchOperations(server, live, next);
               live.replace(next.apis);
+              for (const note of next.notes) log(`graphql-mcp: ${note}`);
               log(`graphql-mcp: ${file} reloaded: ${next.apis.map((api) => api.config.name).join(', ')}`);
             },
             (error: unknown) => {

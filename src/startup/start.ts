@@ -1,6 +1,6 @@
 // Everything serving needs, from the loaded configuration: each API's schema file and operation tools read
-// (prepare.ts), the operator's prompts read, and the checks that need them all (tool names unique, the tools
-// --oauthToolScopes names known). A problem is a ConfigError, like a bad option: one line, exit 2 (or, on a
+// (prepare.ts) and the checks that need them all (tool names unique, the tools --oauthToolScopes names known);
+// the operator's prompts are read once, at start-up (readPrompts). A problem is a ConfigError, like a bad option: one line, exit 2 (or, on a
 // reload, the previous configuration stays).
 import { ConfigError } from '../config/parsers.js';
 import type { ApiConfig, ServerConfig } from '../config/types.js';
@@ -12,24 +12,21 @@ import type { PromptDefinition } from '../prompts/prompt.js';
 import { secretsOf } from '../redaction/redactor.js';
 import { operationTools, toolNameClash, type Api } from '../server/api.js';
 
-/** What serving needs: the APIs as served, the operator's prompts, and what reads each API's operations again. */
+/** What serving needs: the APIs as served, and what reads each API's operations again. */
 export interface Started {
   readonly apis: readonly Api[];
-  readonly prompts: readonly PromptDefinition[];
   /** Each API with operation files, and what reads them again (stdio mode follows them). */
   readonly reloads: ReadonlyMap<Api, () => OperationSet>;
   /** Lines for stderr: what was left out (mutations under --readOnly). */
   readonly notes: readonly string[];
 }
 
-/** Prepares the APIs and the prompts; `watched`: whether the operation files will be followed. */
+/** Prepares the APIs (at start-up and on each reload); `watched`: whether the operation files will be followed. */
 export async function start(
   server: ServerConfig,
   configs: readonly ApiConfig[],
   watched: boolean,
 ): Promise<Started> {
-  // Read first: a bad prompt file stops the start before any introspection request.
-  const prompts = operatorPrompts(server);
   const secrets = secretsOf(configs.map((config) => ({ config })));
   const apis: Api[] = [];
   const reloads = new Map<Api, () => OperationSet>();
@@ -52,14 +49,15 @@ export async function start(
       apis.push(ready.api);
       continue;
     }
-    notes.push(...ready.operations.skipped);
+    const { set, reload } = ready.operations;
+    notes.push(...set.skipped);
     // Only stdio watches the files: a remote deployment changes its tools by a new release of its replicas.
-    const api: Api = { ...ready.api, operations: new Live(ready.operations, watched) };
+    const api: Api = { ...ready.api, operations: new Live(set, watched) };
     apis.push(api);
-    if (ready.reload !== undefined) reloads.set(api, ready.reload);
+    reloads.set(api, reload);
   }
   checkTools(server, apis);
-  return { apis, prompts, reloads, notes };
+  return { apis, reloads, notes };
 }
 
 /** Tool names unique across the whole set, and every tool --oauthToolScopes names one of this server's. */
@@ -75,7 +73,7 @@ export function checkTools(server: ServerConfig, apis: readonly Api[]): void {
 }
 
 /** The prompt files --prompts names, read once; a problem with one stops the start like a bad option. */
-function operatorPrompts(server: ServerConfig): PromptDefinition[] {
+export function readPrompts(server: ServerConfig): PromptDefinition[] {
   if (server.prompts.length === 0) return [];
   try {
     return loadPromptFiles(server.prompts, BUILT_IN_PROMPTS);

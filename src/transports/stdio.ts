@@ -8,6 +8,7 @@ import { createServer } from '../server/create-server.js';
 import { follow } from '../startup/reload.js';
 import type { Store } from '../store/store.js';
 import { activeTelemetry } from '../telemetry/telemetry.js';
+import type { PromptDefinition } from '../prompts/prompt.js';
 import type { Started } from '../startup/start.js';
 
 /** How long the last spans and metrics may take to leave when the client closes stdin. */
@@ -21,12 +22,12 @@ const TELEMETRY_FLUSH_MS = 1_500;
 export function serveOnStdio(
   server: ServerConfig,
   started: Started,
+  prompts: readonly PromptDefinition[],
   store: Store,
   reloadConfig: (() => Promise<Started>) | undefined,
 ): void {
   const live = new Live<readonly Api[]>(started.apis, server.configFile !== undefined);
-  const factory: McpServerFactory = ({ era }) =>
-    createServer(live, server, store, { era, prompts: started.prompts });
+  const factory: McpServerFactory = ({ era }) => createServer(live, server, store, { era, prompts });
   const telemetry = activeTelemetry();
   // With telemetry on, each server's transport is traced: a span per request, the tool's spans under it.
   const session = serveStdio(telemetry?.traceServers(factory, 'pipe') ?? factory, {

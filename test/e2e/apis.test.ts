@@ -4,7 +4,7 @@
 // start naming the file, the line and the key; an edited file is applied in stdio mode. Against real GraphQL
 // servers on 127.0.0.1, each requiring its own token.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -365,6 +365,29 @@ describe('an edited config file (stdio mode)', () => {
         'stderr to say why',
       );
       assert.deepEqual(await apiEnum(), ['alpha', 'beta']);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('an edited config file, with prompt files (stdio mode)', () => {
+  test('is applied although a prompt file broke since: prompts are read once, at start-up, and stay', async () => {
+    const prompts = join(dir, 'prompts');
+    mkdirSync(prompts, { recursive: true });
+    writeFileSync(join(prompts, 'digest.md'), '# Sum up\n\nList the books of {{genre}}.\n');
+    const path = configFile({ alpha: { endpoint: alpha.url } }, {}, 'with-prompts.json');
+    const session = await startMcp([`--config=${path}`, `--prompts=${prompts}`], TOKENS);
+    try {
+      writeFileSync(join(prompts, 'digest.md'), '---\nname: [not, a, name]\n---\nbroken');
+      configFile({ alpha: { endpoint: alpha.url }, beta: { endpoint: beta.url } }, {}, 'with-prompts.json');
+      await until(
+        async () => /with-prompts\.json reloaded: alpha, beta/.test(session.stderr()),
+        'the reload to apply',
+      );
+      assert.doesNotMatch(session.stderr(), /changed but/);
+      const { prompts: listed } = await session.client.listPrompts();
+      assert.ok(listed.some((prompt) => prompt.name === 'digest'));
     } finally {
       await session.close();
     }
