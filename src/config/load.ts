@@ -42,17 +42,17 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loa
   const line = readCommandLine(argv);
   if (line.kind !== 'options') return { kind: line.kind };
   const commandLine = commandLineSource(line.args, env);
-  const path = optionValues(commandLine).get('config');
+  const given = optionValues(commandLine);
+  const path = given.get('config');
   if (path === undefined) {
-    const options = optionValues(commandLine);
-    const server = readServer(options, undefined);
-    const api = readApi(DEFAULT_API, options, []);
-    checkApis(server, options, [api], [options]);
+    const server = readServer(given, undefined);
+    const api = readApi(DEFAULT_API, given, []);
+    checkApis(server, given, [api]);
     return { kind: 'serve', server, apis: [api], warnings: [], fromEnvironment: [] };
   }
   const file = readConfigFile(path, env);
   try {
-    const warnings = apiOptionsBeside(optionValues(commandLine), path);
+    const warnings = apiOptionsBeside(given, path);
     const top = levelOf(file.top);
     const serverOptions = optionValues(commandLine, top);
     const server = readServer(serverOptions, path);
@@ -67,12 +67,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loa
       };
     });
     const apis = levels.map(({ name, options, scopes }) => readApi(name, options, scopes ?? []));
-    checkApis(
-      server,
-      serverOptions,
-      apis,
-      levels.map((level) => level.options),
-    );
+    checkApis(server, serverOptions, apis);
     return { kind: 'serve', server, apis, warnings, fromEnvironment: file.fromEnvironment };
   } catch (error) {
     throw error instanceof ConfigError ? hidden(error, file.fromEnvironment) : error;
@@ -148,8 +143,10 @@ function readApi(name: string, options: OptionValues, oauthScopes: readonly stri
       `${options.given('endpoint')?.source ?? '--endpoint'}: ${describeEndpoint(endpoint)} cannot be used with --allowedEndpoints: ${endpointProblem}`,
     );
   }
+  // What `${env:…}` filled in of a URL is a secret: one may live in an endpoint's path (a webhook's key), and is
+  // then hidden wherever the endpoint is named.
   const secretParts = [options.given('endpoint'), options.given('allowedEndpoints')].flatMap(
-    environmentParts,
+    (given) => given?.filledIn ?? [],
   );
   return Object.freeze({
     name,
@@ -175,27 +172,6 @@ function readApi(name: string, options: OptionValues, oauthScopes: readonly stri
     protocol: readProtocol(options),
     scalars: options.get('scalars') ?? DEFAULT_SCALARS,
   });
-}
-
-/**
- * The parts of a URL option that `${env:…}` filled in: a secret may live in an endpoint's path (a webhook's
- * key), and is then hidden wherever the endpoint is named.
- */
-function environmentParts(given: Given | undefined): string[] {
-  if (given?.written === undefined) return [];
-  const written = given.written;
-  const value = typeof given.value === 'string' ? given.value : JSON.stringify(given.value);
-  // The literal pieces around each ${env:…} of the written form locate the filled-in values in the value.
-  const literals = written.split(/\$\{env:[^}]*\}/);
-  const parts: string[] = [];
-  let at = literals[0]!.length;
-  for (const literal of literals.slice(1)) {
-    const end = literal === '' ? value.length : value.indexOf(literal, at);
-    if (end < at) break;
-    parts.push(value.slice(at, end));
-    at = end + literal.length;
-  }
-  return parts.filter((part) => part !== '');
 }
 
 /** `text` with each of `parts` replaced by `[redacted]`. */
@@ -259,22 +235,17 @@ function readOAuth(options: OptionValues): OAuthOptions | undefined {
  * The rules across options: remote-mode options need remote mode, an exposed server needs authentication, the
  * MCP token is never forwarded, and a server offers at least one tool.
  */
-function checkApis(
-  server: ServerConfig,
-  serverOptions: OptionValues,
-  apis: readonly ApiConfig[],
-  levels: readonly OptionValues[],
-): void {
+function checkApis(server: ServerConfig, serverOptions: OptionValues, apis: readonly ApiConfig[]): void {
   if (server.tools.length === 0 && apis.every((api) => api.operations.length === 0)) {
     throw new ConfigError(
       `${serverOptions.given('tools')!.source}=none leaves no tool to offer: give --operations too`,
     );
   }
   if (server.transport === 'stdio') {
-    // Arguments only: an environment shared with a remote deployment may hold its variables.
-    const remoteOnly = OPTION_NAMES.filter((name) => declaration(name).remoteOnly);
-    const given = [serverOptions, ...levels]
-      .flatMap((options) => remoteOnly.map((name) => options.given(name)))
+    // Arguments only (an environment shared with a remote deployment may hold its variables, and a config file's
+    // values are no arguments), all of which the server's options hold.
+    const given = OPTION_NAMES.filter((name) => declaration(name).remoteOnly)
+      .map((name) => serverOptions.given(name))
       .find((value) => value?.argument);
     if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
     return;

@@ -14,6 +14,7 @@ import {
   type MutationPolicy,
   type ValidateMode,
 } from './types.js';
+import { isObject } from '../common/is-object.js';
 
 /** A bad startup value: reported as one line on stderr, exit code 2. Never holds a secret. */
 export class ConfigError extends Error {
@@ -33,6 +34,8 @@ export interface Given {
    * which may be a credential kept in the environment.
    */
   readonly written?: string;
+  /** The values `${env:…}` filled in, where any was: secrets wherever the value is shown. */
+  readonly filledIn?: readonly string[];
 }
 
 /** Reads one option's value. */
@@ -142,7 +145,7 @@ export function readHeaders(given: Given): HeaderSet {
       throw new ConfigError(`${given.source} must be ${example}; it is not valid JSON${where}`);
     }
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (!isObject(parsed)) {
     const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed;
     throw new ConfigError(`${given.source} must be ${example}, got ${kind}`);
   }
@@ -312,13 +315,12 @@ export function readScopes(given: Given): string[] {
  */
 export function readToolScopes(given: Given): Map<string, string[]> {
   const { value } = given;
-  const entries: Array<[string, unknown]> =
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.entries(value)
-      : listOf(given, 'tool=scope entries').map((entry) => {
-          const at = entry.indexOf('=');
-          return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
-        });
+  const entries: Array<[string, unknown]> = isObject(value)
+    ? Object.entries(value)
+    : listOf(given, 'tool=scope entries').map((entry) => {
+        const at = entry.indexOf('=');
+        return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+      });
   const map = new Map<string, string[]>();
   for (const [tool, scopes] of entries) {
     const list = Array.isArray(scopes)
@@ -373,7 +375,7 @@ export function readScalars(given: Given): Scalars {
       );
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isObject(value)) {
     throw new ConfigError(
       `${given.source} must be a JSON object of scalar names to JSON Schemas, e.g. {"Money":{"type":"string"}}`,
     );

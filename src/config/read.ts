@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { cannotRead } from '../common/files.js';
 import { COMMANDS, declaration, OPTION_NAMES, type OptionName, type OptionValue } from './options.js';
 import { ConfigError, type Given } from './parsers.js';
+import { isObject } from '../common/is-object.js';
 
 /** Where options are given: the command line with its environment, a level of a config file. */
 export type OptionSource = (name: OptionName) => Given | undefined;
@@ -229,7 +230,7 @@ interface Reader {
   /** Where a key path is: `file:line: apis.github.timeout`. */
   at(keys: readonly string[]): string;
   /** A value with its `${env:…}` filled in, and how it was written where anything was. */
-  expand(value: unknown, keys: readonly string[]): { value: unknown; written?: string };
+  expand(value: unknown, keys: readonly string[]): Expanded;
 }
 
 function readApis(value: unknown, reader: Reader): ConfigFile['apis'] {
@@ -283,8 +284,8 @@ function expanded(
   at: (keys: readonly string[]) => string,
   env: NodeJS.ProcessEnv,
   fromEnvironment: string[],
-): { value: unknown; written?: string } {
-  let filled = false;
+): Expanded {
+  const filledIn: string[] = [];
   const expand = (item: unknown, path: readonly string[]): unknown => {
     if (typeof item === 'string') {
       return item.replace(/\$\{env:([^}]*)\}/g, (_, variable: string) => {
@@ -296,7 +297,7 @@ function expanded(
         const text = env[variable];
         if (text === undefined || text === '')
           throw new ConfigError(`${at(path)} uses \${env:${variable}}, which is not set`);
-        filled = true;
+        filledIn.push(text);
         fromEnvironment.push(text);
         return text;
       });
@@ -309,10 +310,13 @@ function expanded(
     return item;
   };
   const result = expand(value, keys);
-  return filled
-    ? { value: result, written: typeof value === 'string' ? value : JSON.stringify(value) }
+  return filledIn.length > 0
+    ? { value: result, written: typeof value === 'string' ? value : JSON.stringify(value), filledIn }
     : { value: result };
 }
+
+/** A value with its `${env:…}` filled in, how it was written, and what was filled in (where anything was). */
+type Expanded = Pick<Given, 'value' | 'written' | 'filledIn'>;
 
 /** The line a key path starts at: each key searched for after the one before it (the file parsed already). */
 function lineOfKey(text: string, keys: readonly string[]): number {
@@ -331,8 +335,4 @@ function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -17,6 +17,7 @@ import {
   type PersistedProtocol,
 } from './persisted.js';
 import { thousands } from '../common/text.js';
+import { isObject } from '../common/is-object.js';
 
 /** One GraphQL request over HTTP. */
 export interface GraphQLRequest {
@@ -658,10 +659,6 @@ function isGraphQLResponse(value: unknown): value is Record<string, unknown> {
   const extensionsOk = extensions === undefined || extensions === null || isObject(extensions);
   const hasContent = data !== undefined || (Array.isArray(errors) && errors.length > 0);
   return dataOk && errorsOk && extensionsOk && hasContent;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const NETWORK_CODES: Record<string, string> = {

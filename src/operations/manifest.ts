@@ -1,6 +1,7 @@
 import { parse, Source, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { located } from '../schema/file.js';
 import { digestMismatch, type PersistedDocument } from '../http/persisted.js';
+import { isObject } from '../common/is-object.js';
 
 // Manifests of trusted documents as a source of operation tools (--operations): Apollo's persisted query
 // manifest ({"format": "apollo-persisted-query-manifest", "version": 1, "operations": [{id, name, type, body}]})
@@ -180,8 +181,4 @@ function cut(id: string): string {
 
 function shortId(id: string): string {
   return JSON.stringify(cut(id));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -12,6 +12,7 @@ import {
 import * as names from './attributes.js';
 import type { McpRequestTrace, NetworkTransport } from './types.js';
 import { bounded, extracted, type Tracing } from './tracing.js';
+import { isObject } from '../common/is-object.js';
 
 // The SERVER span of each MCP request, in the OpenTelemetry conventions for MCP (semantic-conventions-genai,
 // docs/gen-ai/mcp.md): named `{mcp.method.name} {target}` where the target is the tool's or the prompt's name,
@@ -48,10 +49,10 @@ export function startRequestSpan(
   message: unknown,
   origin: Origin,
 ): RequestSpan | undefined {
-  if (!isRecord(message) || typeof message.method !== 'string') return undefined;
+  if (!isObject(message) || typeof message.method !== 'string') return undefined;
   const { id } = message;
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-  return new RequestSpan(tracing, message.method, id, isRecord(message.params) ? message.params : {}, origin);
+  return new RequestSpan(tracing, message.method, id, isObject(message.params) ? message.params : {}, origin);
 }
 
 /** One request's span, ended once: by its response, its cancellation, or the connection's end. */
@@ -74,7 +75,7 @@ export class RequestSpan implements McpRequestTrace {
   ) {
     this.#tracing = tracing;
     this.#method = method;
-    const meta = isRecord(params._meta) ? params._meta : {};
+    const meta = isObject(params._meta) ? params._meta : {};
     const target = targetOf(method, params);
     const claimed = meta[PROTOCOL_VERSION_META_KEY];
     const protocolVersion = typeof claimed === 'string' ? bounded(claimed) : origin.protocolVersion;
@@ -179,7 +180,7 @@ interface Outcome {
 
 function outcomeOf(method: string, response: Record<string, unknown> | undefined): Outcome {
   if (response === undefined) return {};
-  if (isRecord(response.error)) {
+  if (isObject(response.error)) {
     const { code, message } = response.error;
     const rpcCode = typeof code === 'number' || typeof code === 'string' ? String(code) : '_OTHER';
     return {
@@ -188,7 +189,7 @@ function outcomeOf(method: string, response: Record<string, unknown> | undefined
       ...(typeof message === 'string' && { message: message.slice(0, MAX_STATUS_MESSAGE) }),
     };
   }
-  const result = isRecord(response.result) ? response.result : {};
+  const result = isObject(response.result) ? response.result : {};
   if (method === 'initialize' && typeof result.protocolVersion === 'string') {
     return { protocolVersion: bounded(result.protocolVersion) };
   }
@@ -202,7 +203,7 @@ function outcomeOf(method: string, response: Record<string, unknown> | undefined
  */
 function toolErrorType(result: Record<string, unknown>): string {
   const first = Array.isArray(result.content) ? (result.content[0] as unknown) : undefined;
-  const text = isRecord(first) && typeof first.text === 'string' ? first.text : '';
+  const text = isObject(first) && typeof first.text === 'string' ? first.text : '';
   return ERROR_CODE.exec(text)?.[1] ?? 'tool_error';
 }
 
@@ -212,7 +213,7 @@ function toolErrorType(result: Record<string, unknown>): string {
  * without either is a success, read no further.
  */
 function parsed(response: unknown): Record<string, unknown> | undefined {
-  if (isRecord(response) && !(response instanceof Uint8Array)) return response;
+  if (isObject(response) && !(response instanceof Uint8Array)) return response;
   let text: string;
   if (typeof response === 'string') text = response;
   else if (response instanceof Uint8Array)
@@ -221,12 +222,8 @@ function parsed(response: unknown): Record<string, unknown> | undefined {
   if (!text.includes('"isError":true') && !text.includes('"error":')) return undefined;
   try {
     const value = JSON.parse(text) as unknown;
-    return isRecord(value) ? value : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,5 @@
+import { isObject } from '../common/is-object.js';
+
 // What the server adds to a GraphQL response (shortened, headers withheld, hints, values redacted) must reach the
 // model whichever part of a result its client shows: Claude Code hands the model the structured content alone
 // whenever a result has it; Claude Desktop and others, the text alone. So every note is a text of its own and also
@@ -20,7 +22,7 @@ export function withNotes(
 ): Record<string, unknown> {
   if (notes.length === 0) return response;
   const own = response.extensions;
-  const extensions = typeof own === 'object' && own !== null && !Array.isArray(own) ? own : {};
+  const extensions = isObject(own) ? own : {};
   return { ...response, extensions: { ...extensions, [NOTES_KEY]: { notes } } };
 }
 
