@@ -19,7 +19,7 @@ import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
-import { activeTelemetry } from '../telemetry/telemetry.js';
+import { inGraphQLSpan } from '../telemetry/telemetry.js';
 import { credentialAdvice, redirectRule, targetOf, type CallTarget } from '../target/target.js';
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
@@ -131,26 +131,11 @@ async function fetchIntrospection(
   signal: AbortSignal,
 ): Promise<IntrospectionQuery> {
   const { endpoint, headers } = target;
-  const introspect = (query: string) => traced(() => post(query));
   // With telemetry on, the introspection is a GraphQL operation of its own span.
-  const traced = <T>(send: () => Promise<T>): Promise<T> => {
-    const trace = activeTelemetry()?.graphql({
-      type: 'query',
-      name: 'IntrospectionQuery',
-      api: target.api.config.name,
-    });
-    if (trace === undefined) return send();
-    return trace.run(send).then(
-      (answer) => {
-        trace.end();
-        return answer;
-      },
-      (error: unknown) => {
-        trace.end(error instanceof ToolError ? error.code : 'error');
-        throw error;
-      },
+  const introspect = (query: string) =>
+    inGraphQLSpan({ type: 'query', name: 'IntrospectionQuery', api: target.api.config.name }, () =>
+      post(query),
     );
-  };
   const post = (query: string) =>
     postGraphQL({
       endpoint,

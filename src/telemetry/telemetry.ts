@@ -3,7 +3,15 @@
 // telemetry off nothing of OpenTelemetry is read or compiled). The rest of the server sees the interface of
 // types.ts and holds `undefined` when telemetry is off, so that a call pays one optional chaining per call site
 // and allocates nothing.
-import type { OtlpProtocol, StartedTelemetry, Telemetry, TelemetryOptions, TelemetryPlan } from './types.js';
+import { ToolError } from '../common/errors.js';
+import type {
+  GraphQLOperationInfo,
+  OtlpProtocol,
+  StartedTelemetry,
+  Telemetry,
+  TelemetryOptions,
+  TelemetryPlan,
+} from './types.js';
 
 export type * from './types.js';
 
@@ -15,6 +23,28 @@ let active: Telemetry | undefined;
  */
 export function activeTelemetry(): Telemetry | undefined {
   return active;
+}
+
+/**
+ * Runs `send`, the requests of one GraphQL operation, in the operation's span when telemetry is on: the span ends
+ * with the code of what it throws (a ToolError's), or with what `failureOf` makes of its answer.
+ */
+export async function inGraphQLSpan<T>(
+  operation: GraphQLOperationInfo,
+  send: () => Promise<T>,
+  failureOf?: (answer: T) => string | undefined,
+): Promise<T> {
+  const trace = active?.graphql(operation);
+  if (trace === undefined) return send();
+  let answer: T;
+  try {
+    answer = await trace.run(send);
+  } catch (error) {
+    trace.end(error instanceof ToolError ? error.code : 'error');
+    throw error;
+  }
+  trace.end(failureOf?.(answer));
+  return answer;
 }
 
 /**

@@ -16,7 +16,7 @@ import { hintsForMessages, validateDocument } from '../graphql/validate.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { PersistedDocument } from '../http/persisted.js';
 import { postGraphQL, wholeDocumentRefused, type GraphQLResponse } from '../http/post-graphql.js';
-import { activeTelemetry } from '../telemetry/telemetry.js';
+import { activeTelemetry, inGraphQLSpan } from '../telemetry/telemetry.js';
 import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../server/api.js';
@@ -225,13 +225,6 @@ async function request(
   if (large) await letInputIn();
   const json = variables === undefined ? undefined : serialise(variables);
   if (large) await letInputIn();
-  const trace = activeTelemetry()?.graphql({
-    type: operation.operation,
-    name: operationName ?? operation.name?.value,
-    document: document.text,
-    api: config.name,
-    cost: cost.total,
-  });
   const send = () =>
     postGraphQL({
       endpoint: target.endpoint,
@@ -252,11 +245,18 @@ async function request(
       checkHop: redirectRule(target),
       redact: (text) => call.hide.text(text),
     });
-  let response: GraphQLResponse;
+  const span = {
+    type: operation.operation,
+    name: operationName ?? operation.name?.value,
+    document: document.text,
+    api: config.name,
+    cost: cost.total,
+  };
   try {
-    response = await (trace === undefined ? send() : trace.run(send));
+    return await inGraphQLSpan(span, send, ({ result }) =>
+      Array.isArray(result.errors) && (result.data ?? null) === null ? 'graphql_error' : undefined,
+    );
   } catch (error) {
-    trace?.end(error instanceof ToolError ? error.code : 'error');
     if (plan.mutates) {
       audit(plan, {
         decision: outcome,
@@ -266,9 +266,6 @@ async function request(
     }
     throw error instanceof ToolError ? withAdvice(error, target) : error;
   }
-  const { result } = response;
-  trace?.end(Array.isArray(result.errors) && (result.data ?? null) === null ? 'graphql_error' : undefined);
-  return response;
 }
 
 /** Records a mutation's fate (remote mode's audit line): the call's tool, API, operation and root fields. */
