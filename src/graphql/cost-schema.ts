@@ -45,7 +45,7 @@ export function asSize(value: unknown): number | null | undefined {
   return value <= 0 ? 0 : Math.min(Math.ceil(value), CEILING);
 }
 
-export function fieldOf(parent: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
+function fieldOf(parent: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
   return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
 }
 
@@ -177,9 +177,11 @@ export class SchemaCosts {
       type = getNullableType(type.ofType);
     }
     const named = getNamedType(def.type);
+    // @listSize(sizedFields:) makes the field a connection whose size those fields take.
     const sizedFields = strings(listSize?.get('sizedFields'));
+    const sized = sizedFields !== undefined && sizedFields.length > 0 ? sizedFields : undefined;
     const kind =
-      sizedFields !== undefined && sizedFields.length > 0
+      sized !== undefined
         ? 'connection'
         : depth > 0
           ? 'list'
@@ -211,8 +213,8 @@ export class SchemaCosts {
       type: named,
       itemWeight: this.typeWeight(named),
       extraDepth: Math.max(0, depth - 1),
-      sized: sizedFields !== undefined && sizedFields.length > 0 ? sizedFields : CONNECTION_FIELDS,
-      sizedKey: sizedFields !== undefined && sizedFields.length > 0 ? sizedFields.join(',') : CONNECTION_KEY,
+      sized: sized ?? CONNECTION_FIELDS,
+      sizedKey: sized?.join(',') ?? CONNECTION_KEY,
       slicing,
       defaults,
       assumedSize: typeof assumed === 'number' ? (asSize(assumed) ?? undefined) : undefined,

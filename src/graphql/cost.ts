@@ -10,6 +10,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import { thousands } from '../common/text.js';
 import type { AnalysedDocument } from './operation.js';
 import {
   asSize,
@@ -188,7 +189,7 @@ export function describeListSize(
   fieldName: string,
 ): string | undefined {
   const type = schema.getType(typeName);
-  const info = type === undefined || type === null ? undefined : schemaCosts(schema).lookup(type, fieldName);
+  const info = type ? schemaCosts(schema).lookup(type, fieldName) : undefined;
   if (info === undefined) return undefined;
   const parts: string[] = [];
   if (info.kind !== 'single' && (info.kind === 'connection' || info.itemWeight > 0)) {
@@ -303,6 +304,7 @@ class CostWalk {
   private fragmentCounts: Map<string, FragmentCount> | undefined;
   private plumbing: Map<string, boolean> | undefined;
   private variableValues: Record<string, unknown> | undefined;
+  private defaultValues: Map<string, unknown> | undefined;
 
   constructor(
     private readonly analysed: AnalysedDocument,
@@ -583,8 +585,19 @@ class CostWalk {
   private variable(name: string): unknown {
     const given = this.options.variables;
     if (given !== undefined && Object.hasOwn(given, name)) return given[name];
-    const definition = this.operation.variableDefinitions?.find((d) => d.variable.name.value === name);
-    return definition?.defaultValue ? valueFromASTUntyped(definition.defaultValue) : undefined;
+    return this.defaults().get(name);
+  }
+
+  /** The defaults of the operation's variables, read once. */
+  private defaults(): Map<string, unknown> {
+    if (this.defaultValues === undefined) {
+      this.defaultValues = new Map();
+      for (const definition of this.operation.variableDefinitions ?? []) {
+        if (definition.defaultValue === undefined) continue;
+        this.defaultValues.set(definition.variable.name.value, valueFromASTUntyped(definition.defaultValue));
+      }
+    }
+    return this.defaultValues;
   }
 
   private variables(): Record<string, unknown> {
@@ -722,11 +735,9 @@ function pathOf(frame: Frame, node: PathNode): string {
 
 // ——— advice ———
 
-let numberFormat: Intl.NumberFormat | undefined;
-
+/** `22,060`; a weight's fraction to one digit (`2.5`). */
 function formatNumber(value: number): string {
-  numberFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-  return numberFormat.format(value);
+  return thousands(Number.isInteger(value) ? value : Math.round(value * 10) / 10);
 }
 
 /**

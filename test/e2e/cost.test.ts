@@ -13,6 +13,7 @@ import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
+import { CLIENT_VIEWS, modelSees, structuredNotes } from '../fixtures/client-views.ts';
 import { CLI, startMcp, texts, useSession, type CallToolResult } from '../fixtures/mcp.ts';
 
 const library = createLibraryApi();
@@ -52,10 +53,9 @@ describe('--maxCost with the schema known (--validate=always)', () => {
       /^Cost: this query can return 55 list items by its estimate, near the limit of 55/,
     );
     assert.match(note!, /books\.reviews: 50 \(91%\)/);
-    // Clients that show the structured content alone see it too.
-    const extensions = (result.structuredContent as { extensions?: Record<string, { notes: string[] }> })
-      .extensions;
-    assert.ok(extensions?.['graphql-mcp']?.notes.includes(note!));
+    // Whatever part of the result a client hands its model, the note is in it, whole.
+    for (const view of CLIENT_VIEWS) assert.ok(modelSees(result, view).includes(note!), view);
+    assert.deepEqual(structuredNotes(result), [note]);
   });
 
   test('MUST refuse a query over the limit before anything is sent, with the estimate, the largest parts and how to lower them', async () => {
@@ -211,7 +211,11 @@ describe('@listSize in an SDL schema file (--schema)', () => {
     const sdl =
       'directive @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], ' +
       'requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION\n\n' +
-      printSchema(library.schema).replace(/^( {2}authors: \[Author!\]!)$/m, '$1 @listSize(assumedSize: 3)');
+      printSchema(library.schema).replace(
+        /^( {2}authors: \[Author!\]!)$/m,
+        // A deprecated list beside it, which answers without includeDeprecated leave out.
+        '$1 @listSize(assumedSize: 3)\n  formerAuthors: [Author!]! @deprecated(reason: "Use authors.")',
+      );
     assert.match(sdl, /@listSize\(assumedSize: 3\)/);
     writeFileSync(join(work, 'library.graphql'), sdl);
     return [`--endpoint=${api.url}`, `--schema=${join(work, 'library.graphql')}`, '--maxCost=32'];
@@ -233,5 +237,10 @@ describe('@listSize in an SDL schema file (--schema)', () => {
   test('the schema answer shows it', async () => {
     const answer = text(await session().call('graphql_introspect', { typeNames: ['Query'] }));
     assert.match(answer, /^# Cost: list of at most 3 \(@listSize\): authors$/m);
+    assert.doesNotMatch(answer, /formerAuthors/);
+    const all = text(
+      await session().call('graphql_introspect', { typeNames: ['Query'], includeDeprecated: true }),
+    );
+    assert.match(all, /^# Cost: list without slicing arguments \(counted as 10\): .*formerAuthors/m);
   });
 });

@@ -1,4 +1,4 @@
-import { isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
+import { isInterfaceType, isObjectType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { describeListSize } from '../../graphql/cost.js';
 import { listWithin } from './text-budget.js';
 
@@ -12,15 +12,14 @@ const MAX_NAMES_CHARS = 400;
 
 /**
  * `# Cost: list: slice with first/last (none given: counted as 100): issues, pullRequests`: one comment line per
- * kind of list among a type's fields (or the one `member`), its fields named; none for a type without lists.
+ * kind of list among the fields of `type` as shown (or its one `member`, then without names), each described
+ * from `costs`, the schema that carries @listSize and @cost where there is one; none for a type without lists.
  */
-export function listSizeLines(schema: GraphQLSchema, typeName: string, member?: string): string[] {
-  const type = schema.getType(typeName);
+export function listSizeLines(costs: GraphQLSchema, type: GraphQLNamedType, member?: string): string[] {
   if (!isObjectType(type) && !isInterfaceType(type)) return [];
   const byKind = new Map<string, string[]>();
-  const names = member === undefined ? Object.keys(type.getFields()) : [member];
-  for (const name of names) {
-    const kind = describeListSize(schema, typeName, name);
+  for (const name of member === undefined ? Object.keys(type.getFields()) : [member]) {
+    const kind = describeListSize(costs, type.name, name);
     if (kind === undefined) continue;
     const fields = byKind.get(kind);
     if (fields === undefined) byKind.set(kind, [name]);
@@ -28,10 +27,4 @@ export function listSizeLines(schema: GraphQLSchema, typeName: string, member?: 
   }
   if (member !== undefined) return [...byKind.keys()].map((kind) => `# Cost: ${kind}`);
   return [...byKind].map(([kind, fields]) => `# Cost: ${kind}: ${listWithin(fields, MAX_NAMES_CHARS).text}`);
-}
-
-/** The line for one field of a search's answer, or undefined when it is not a list. */
-export function listSizeLine(schema: GraphQLSchema, typeName: string, field: string): string | undefined {
-  const kind = describeListSize(schema, typeName, field);
-  return kind === undefined ? undefined : `# Cost: ${kind}`;
 }

@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { formatPath } from '../paths.js';
-import { listSizeLine } from './list-sizes.js';
+import { listSizeLines } from './list-sizes.js';
 import type { SearchHit, SearchResult } from '../search.js';
 import { count, firstSentence, kindOf, stringLiteral, typeHeader } from '../sdl-lines.js';
 import { thousands } from '../../common/text.js';
@@ -81,8 +81,7 @@ function renderHit(hit: SearchHit, costs: GraphQLSchema | undefined): string {
   if (description !== '') lines.push(stringLiteral(description));
   lines.push(hit.kind === 'type' ? typeHeader(hit.type) : hit.line!);
   if (hit.kind === 'field' && costs !== undefined) {
-    const cost = listSizeLine(costs, hit.type.name, hit.coordinate.slice(hit.coordinate.indexOf('.') + 1));
-    if (cost !== undefined) lines.push(cost);
+    lines.push(...listSizeLines(costs, hit.type, hit.coordinate.slice(hit.coordinate.indexOf('.') + 1)));
   }
   if (hit.alsoOn.length > 0) {
     const { text } = listWithin(hit.alsoOn, 240);

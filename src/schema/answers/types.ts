@@ -111,13 +111,12 @@ export function renderTypes(
   maxChars: number,
   costs: GraphQLSchema = view.schema,
 ): string {
-  const blockOf = (entry: RequestedType, level: Level) =>
-    [
-      heading(view, entry),
-      ...listSizeLines(costs, entry.type.name, entry.member),
-      sdlOf(view, entry, level),
-    ].join('\n');
-  const blocks = requested.map((entry) => ({ entry, full: blockOf(entry, 0) }));
+  // Each definition under its heading and what its lists count, made once: only the SDL is shortened.
+  const blocks = requested.map((entry) => {
+    const head = [heading(view, entry), ...listSizeLines(costs, entry.type, entry.member)].join('\n');
+    const blockOf = (level: Level) => `${head}\n${sdlOf(view, entry, level)}`;
+    return { entry, blockOf, full: blockOf(0) };
+  });
   // The note goes on top and depends on what fits below it: guess its length, fit, and try again if short.
   let reserve = 0;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -126,14 +125,14 @@ export function renderTypes(
     const left: string[] = [];
     const shortened: Array<{ entry: RequestedType; step: string }> = [];
     let used = 0;
-    for (const { entry, full } of blocks) {
+    for (const { entry, blockOf, full } of blocks) {
       const separator = shown.length === 0 ? 0 : BLOCK_SEPARATOR.length;
       if (used + separator + full.length <= room) {
         shown.push(full);
         used += separator + full.length;
       } else if (shown.length === 0 && left.length === 0) {
         // Too large for this answer even alone: shortened to fit, since asking again would not help.
-        const { text, step } = shortenedBlock((level) => blockOf(entry, level), room);
+        const { text, step } = shortenedBlock(blockOf, room);
         shown.push(text);
         used += text.length;
         shortened.push({ entry, step });
