@@ -9,6 +9,7 @@ import {
 import type { CostContributor } from './cost.js';
 import type { AnalysedDocument } from './operation.js';
 import { thousands } from '../common/text.js';
+import { REDACTED } from '../redaction/matcher.js';
 
 // What a person is shown before a mutation runs, so that they can judge it in a few seconds: where it goes, which
 // API and operation, every field it calls at its root with its arguments (variables filled in), the exact
@@ -98,14 +99,11 @@ export function mutationQuestion(mutation: MutationToConfirm): string {
   if (mutation.callHeaders !== undefined && mutation.callHeaders.length > 0) {
     lines.push(`Headers this call adds: ${mutation.callHeaders.join(', ')} (values not shown)`);
   }
-  if (lines.some((line) => line.includes(REDACTED_MARK))) {
-    lines.push(`${REDACTED_MARK} stands for a value of the server's own configured credentials.`);
+  if (lines.some((line) => line.includes(REDACTED))) {
+    lines.push(`${REDACTED} stands for a value of the server's own configured credentials.`);
   }
   return lines.map(visible).join('\n');
 }
-
-/** What the operator's redaction writes in place of a secret. */
-const REDACTED_MARK = '[redacted]';
 
 /**
  * One line per root field, every one of them: with values cut shorter when they would not fit, and refused when

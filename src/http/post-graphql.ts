@@ -242,7 +242,7 @@ async function byId(
   }
   const extensions = `{"persistedQuery":{"version":1,"sha256Hash":${JSON.stringify(apolloHash(persisted.id))}}}`;
   const first = await send(request, { extensions }, stop);
-  const answer = Array.isArray(first.result.errors) ? persistedAnswer(first.result) : undefined;
+  const answer = persistedAnswer(first.result);
   // Automatic persisted queries: the API does not know the hash yet and takes the document with it. Only a
   // document whose id is its SHA-256 can be registered so (the API checks that it is).
   if (answer === 'unregistered' && registrable(persisted.id)) {
@@ -252,12 +252,11 @@ async function byId(
   if (answer === 'unsupported' && protocol?.trustedOnly !== true) {
     return advised(await send(request, { query: operation.query }, stop), false);
   }
-  return answer === undefined ? first : { ...first, advice: persistedAdvice(answer, true) };
+  return advised(first, true);
 }
 
 /** The response, with what its errors say about persisted documents. */
 function advised(response: GraphQLResponse, byId: boolean): GraphQLResponse {
-  if (!Array.isArray(response.result.errors)) return response;
   const answer = persistedAnswer(response.result);
   return answer === undefined ? response : { ...response, advice: persistedAdvice(answer, byId) };
 }

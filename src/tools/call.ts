@@ -35,12 +35,17 @@ export class Call {
 
   /** The matcher of this call's secrets, built when first needed (by then its target is known). */
   get hide(): Redactor {
+    if (this.#redactor !== undefined) return this.#redactor;
     const { headers, urls, values } = this.#secrets;
-    // A call that adds no header or URL of its own shares the operator's redactor.
+    // A call that adds no header or URL of its own shares the operator's redactor (Redactor.of keeps one per
+    // array of headers): an endpoint whose query the configured URLs already hold adds nothing.
     const own = this.#own === undefined || this.#own.size === 0 ? headers : [...headers, this.#own];
+    const endpoint = this.#endpoint;
     const allUrls =
-      this.#endpoint === undefined || this.#endpoint.search === '' ? urls : [...urls, this.#endpoint];
-    return (this.#redactor ??= Redactor.of(own, allUrls, values));
+      endpoint === undefined || endpoint.search === '' || urls.some((url) => url.search === endpoint.search)
+        ? urls
+        : [...urls, endpoint];
+    return (this.#redactor = Redactor.of(own, allUrls, values));
   }
 }
 

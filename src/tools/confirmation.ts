@@ -140,7 +140,7 @@ export class Confirmer {
     if (this.era === 'modern') {
       const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
         CLIENT_CAPABILITIES_META_KEY
-      ] as { elicitation?: { form?: unknown; url?: unknown } } | undefined;
+      ];
       return askabilityOf(capabilities, "this request's client capabilities do not include elicitation");
     }
     // Remote mode's transport knows what the client declared at initialize (its session); stdio's SDK does.
@@ -250,13 +250,14 @@ export class Confirmer {
   }
 }
 
-/** Whether these capabilities declare form-mode elicitation, or why not (`missing`). */
-function askabilityOf(
-  capabilities: { elicitation?: { form?: unknown; url?: unknown } } | undefined,
-  missing: string,
-): Askability {
-  const offered = capabilities?.elicitation;
-  if (offered === undefined) return { canAsk: false, why: missing };
+/**
+ * Whether capabilities a client declared include form-mode elicitation, or why not (`missing`: none declared).
+ * The one rule for every era and transport (remote mode's session ids hold its answer too).
+ */
+export function askabilityOf(capabilities: unknown, missing: string): Askability {
+  const offered = (capabilities as { elicitation?: unknown } | null | undefined)?.elicitation as
+    { form?: unknown; url?: unknown } | null | undefined;
+  if (typeof offered !== 'object' || offered === null) return { canAsk: false, why: missing };
   // An empty object is form mode (the 2025-06-18 shape); a client that offers only URL mode cannot show a form.
   if (offered.form === undefined && offered.url !== undefined) {
     return {

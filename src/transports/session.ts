@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { askabilityOf } from '../tools/confirmation.js';
 
 // Remote mode serves 2025-era clients without server-side sessions, yet the replica serving a tool call must know
 // what the client declared at `initialize`, which another replica may have served: whether it can ask its user
@@ -70,18 +71,9 @@ export class Sessions {
   }
 }
 
-/**
- * Whether capabilities declare form-mode elicitation: an empty object is form mode (the 2025-06-18 shape); a
- * client that offers only URL mode cannot show a question.
- */
+/** Whether capabilities declare form-mode elicitation (tools/confirmation.ts: askabilityOf). */
 export function canElicit(capabilities: unknown): boolean {
-  const elicitation = (capabilities as { elicitation?: { form?: unknown; url?: unknown } } | undefined)
-    ?.elicitation;
-  return (
-    typeof elicitation === 'object' &&
-    elicitation !== null &&
-    (elicitation.form !== undefined || elicitation.url === undefined)
-  );
+  return askabilityOf(capabilities, '').canAsk;
 }
 
 /**
