@@ -2,7 +2,7 @@
 //   1. no import cycle among the modules of src/ (type-only imports count: a cycle of types is a cycle of ideas);
 //   2. src/graphql/ and src/http/ know nothing of MCP, the tools, the transports, the configuration or the schema
 //      answers: they import nothing from src/tools/, src/transports/, src/auth/, src/server/, src/startup/,
-//      src/config/, src/target/, src/schema/, src/cli.ts, nor any @modelcontextprotocol package; src/schema/
+//      src/config/, src/call/, src/schema/, src/cli.ts, nor any @modelcontextprotocol package; src/schema/
 //      (source, cache, views, answers) knows nothing of the tools, transports, resources or prompts that use it;
 //   3. start-up loads no graphql-js: nothing that src/cli.ts reaches through static imports imports `graphql` at
 //      run time (what needs it is loaded with import() on first use);
@@ -119,7 +119,7 @@ const FORBIDDEN = [
   'src/server/',
   'src/startup/',
   'src/config/',
-  'src/target/',
+  'src/call/',
   'src/schema/',
   'src/cli.ts',
 ];

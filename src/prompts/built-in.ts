@@ -1,4 +1,4 @@
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import type { PromptDefinition } from './prompt.js';
 
 /** The names of the built-in prompts; an operator's prompt may not take them. */

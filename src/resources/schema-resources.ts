@@ -9,9 +9,9 @@ import {
   type Variables,
 } from '@modelcontextprotocol/server';
 import { operatorRedactor } from '../redaction/redactor.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { ToolError } from '../common/errors.js';
-import { targetOf } from '../target/target.js';
+import { targetOf } from '../call/target.js';
 import type { ToolContext } from '../tools/context.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../common/text.js';

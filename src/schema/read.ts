@@ -3,7 +3,7 @@ import { thousands } from '../common/text.js';
 import type { ApiConfig } from '../config/types.js';
 import { denserBudget } from '../graphql/token-estimate.js';
 import { redactionNote, type Redactor } from '../redaction/redactor.js';
-import { withheldNotes, type CallTarget } from '../target/target.js';
+import { withheldNotes, type CallTarget } from '../call/target.js';
 import { answerSchemaQuestion, prepareSearchSoon } from './answers/answer.js';
 import { clampText } from './answers/text-budget.js';
 import { searchTerms } from './search.js';

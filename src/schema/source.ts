@@ -18,9 +18,9 @@ import { IntrospectedSchema } from './view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { inGraphQLSpan } from '../telemetry/telemetry.js';
-import { credentialAdvice, redirectRule, targetOf, type CallTarget } from '../target/target.js';
+import { credentialAdvice, redirectRule, targetOf, type CallTarget } from '../call/target.js';
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
 export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;

@@ -11,7 +11,7 @@ import { registerGraphQLIntrospect } from '../tools/introspect.js';
 import { OperationTools } from '../tools/operations.js';
 import { registerGraphQLQuery } from '../tools/query.js';
 import { VERSION } from '../common/version.js';
-import { followOperations, toolPrefix, type Api } from './api.js';
+import { followOperations, toolPrefix, type Api } from '../api/api.js';
 import { featureCapabilities, featuresOf, registerFeatures } from './features.js';
 
 const INSTRUCTIONS =

@@ -6,7 +6,7 @@ import { OperationResources } from '../resources/operation-resources.js';
 import { registerSchemaResources } from '../resources/schema-resources.js';
 import { apiUris } from '../resources/uris.js';
 import type { ToolContext } from '../tools/context.js';
-import { followOperations, toolPrefix, type Api } from './api.js';
+import { followOperations, toolPrefix, type Api } from '../api/api.js';
 
 // What a server offers besides its tools: each API's schema and curated operations as resources, and prompts.
 // Each follows the tools it stands for, so that the operator's --tools (and remote mode's per-tool scopes)

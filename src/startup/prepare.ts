@@ -9,7 +9,7 @@ import { ToolError } from '../common/errors.js';
 import { readSchemaFile, SchemaFileError } from '../schema/file.js';
 import { loadOperations, OperationsError, type OperationSet } from '../operations/load.js';
 import type { Secrets } from '../redaction/redactor.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { loadApiSchema } from '../schema/source.js';
 
 /** An API with what its options name read: its schema file, and its operations with what reads them again. */

@@ -6,7 +6,7 @@ import type { ServerConfig } from '../config/types.js';
 import type { Live } from '../common/live.js';
 import { log } from '../common/log.js';
 import type { OperationSet } from '../operations/load.js';
-import { toolNameClash, type Api } from '../server/api.js';
+import { toolNameClash, type Api } from '../api/api.js';
 import type { Started } from './start.js';
 import { watchPaths } from './watch.js';
 

@@ -10,7 +10,7 @@ import { BUILT_IN_PROMPTS } from '../prompts/built-in.js';
 import { loadPromptFiles, PromptsError } from '../prompts/prompt-files.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
 import { secretsOf } from '../redaction/redactor.js';
-import { operationTools, toolNameClash, type Api } from '../server/api.js';
+import { operationTools, toolNameClash, type Api } from '../api/api.js';
 
 /** What serving needs: the APIs as served, and what reads each API's operations again. */
 export interface Started {

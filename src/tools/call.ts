@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { cancelled, ToolError } from '../common/errors.js';
 import type { HeaderSet } from '../http/headers.js';
 import { Redactor, type Secrets } from '../redaction/redactor.js';
-import type { CallTarget } from '../target/target.js';
+import type { CallTarget } from '../call/target.js';
 
 // One tool call, from its inputs to its result: what it has sent so far (every credential of it must be hidden
 // wherever the endpoint echoes it), the notes it has gathered, and how its failures become error results.

@@ -1,5 +1,5 @@
 import type { ApiConfig, MutationPolicy } from '../config/types.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { thousands } from '../common/text.js';
 
 /**

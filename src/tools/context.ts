@@ -1,5 +1,5 @@
 import type { Secrets } from '../redaction/redactor.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import type { Confirmer } from './confirmation.js';
 import type { Diagnostics } from './diagnostics.js';
 

@@ -3,7 +3,7 @@ import * as z from './zod.js';
 import { ordinal } from '../common/text.js';
 import { ToolError } from '../common/errors.js';
 import { isHeaderName } from '../http/headers.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 
 /**
  * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts

@@ -3,7 +3,7 @@ import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { ToolContext } from './context.js';
 import { advertised, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
-import { callTarget } from '../target/target.js';
+import { callTarget } from '../call/target.js';
 import * as z from './zod.js';
 
 // graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and works

@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import type { OperationSet, OperationTool } from '../operations/load.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { Call, guarded } from './call.js';
 import type { ToolContext } from './context.js';
 import { advertisedJson } from './input.js';

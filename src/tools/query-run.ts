@@ -19,7 +19,7 @@ import { postGraphQL, wholeDocumentRefused, type GraphQLResponse } from '../http
 import { activeTelemetry, inGraphQLSpan } from '../telemetry/telemetry.js';
 import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { jsonLengthAtLeast } from '../common/json-length.js';
 import { letInputIn } from '../common/time-slice.js';
 import { thousands } from '../common/text.js';
@@ -33,7 +33,7 @@ import {
   targetOf,
   withheldNotes,
   type CallTarget,
-} from '../target/target.js';
+} from '../call/target.js';
 
 // The pipeline of graphql_query (docs/contract.md), after its inputs and its target are known (query.ts): each
 // step throws a ToolError that ends the call, or passes the call on. Operation tools join it at step 7.

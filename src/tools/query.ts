@@ -1,7 +1,7 @@
 import type { CallToolResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { MAX_TIMEOUT_MS } from '../config/parsers.js';
 import { ToolError } from '../common/errors.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { Confirm } from './confirmation.js';
@@ -15,7 +15,7 @@ import {
   withApiInput,
 } from './input.js';
 import type { QueryInput } from './query-run.js';
-import { callTarget, type CallTarget } from '../target/target.js';
+import { callTarget, type CallTarget } from '../call/target.js';
 import * as z from './zod.js';
 
 // graphql_query: its inputs, description and annotations, and its handler, which checks the inputs and the

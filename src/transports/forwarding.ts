@@ -1,6 +1,6 @@
 import type { ApiConfig } from '../config/types.js';
 import { HeaderSet } from '../http/headers.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 
 /**
  * The headers of a request that an API's --forwardHeaders copies onto its GraphQL calls, renamed as asked; never

@@ -15,12 +15,12 @@ import { BUILT_IN_TOOLS, type ApiConfig, type ServerConfig } from '../config/typ
 import { principalOf } from '../auth/principal.js';
 import { HeaderError } from '../http/headers.js';
 import type { PromptDefinition } from '../prompts/prompt.js';
-import { operationTools, type Api } from '../server/api.js';
+import { operationTools, type Api } from '../api/api.js';
 import { createServer } from '../server/create-server.js';
 import { StoreUnavailable, type Store } from '../store/store.js';
 import { activeTelemetry } from '../telemetry/telemetry.js';
 import type { Askability } from '../tools/confirmation.js';
-import { apiFor } from '../target/security.js';
+import { apiFor } from '../call/security.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { forwardedHeaders, withForwardedHeaders } from './forwarding.js';
 import { hostProblem } from './host-check.js';

@@ -3,7 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServerConfig } from '../config/types.js';
 import { Live } from '../common/live.js';
 import { log } from '../common/log.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { createServer } from '../server/create-server.js';
 import { follow } from '../startup/reload.js';
 import type { Store } from '../store/store.js';

@@ -5,8 +5,8 @@ import type { ApiConfig } from '../../src/config/types.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
 import { ambiguousPath } from '../../src/http/endpoint.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
-import { isEndpointAllowed, isTrusted } from '../../src/target/security.ts';
-import { redirectRule, targetOf, withheldNotes } from '../../src/target/target.ts';
+import { isEndpointAllowed, isTrusted } from '../../src/call/security.ts';
+import { redirectRule, targetOf, withheldNotes } from '../../src/call/target.ts';
 import { hostProblem } from '../../src/transports/host-check.ts';
 
 const TOKEN = 'Bearer sk-live-7c1d9e0f-SECRET';

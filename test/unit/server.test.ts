@@ -1,11 +1,11 @@
-// An API as served (src/server/api.ts): the names its operation tools get, and the check that no two sources
+// An API as served (src/api/api.ts): the names its operation tools get, and the check that no two sources
 // make one tool name.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApiConfig } from '../../src/config/types.ts';
 import { Live } from '../../src/common/live.ts';
 import type { OperationSet, OperationTool } from '../../src/operations/load.ts';
-import { operationTools, toolNameClash, type Api } from '../../src/server/api.ts';
+import { operationTools, toolNameClash, type Api } from '../../src/api/api.ts';
 
 function api(name: string, operations: readonly string[]): Api {
   const set: OperationSet = {

@@ -1,7 +1,7 @@
 import { ToolError } from '../common/errors.js';
 import { describeEndpoint, EndpointError, parseEndpoint } from '../http/endpoint.js';
 import { HeaderError, HeaderSet } from '../http/headers.js';
-import type { Api } from '../server/api.js';
+import type { Api } from '../api/api.js';
 import { apiFor, isTrusted, notAllowed } from './security.js';
 
 // Where one call goes, worked out once when it starts: its API, the endpoint, the headers to send, what the
