@@ -1,44 +1,109 @@
+import type { Api } from '../api/api.js';
 import { ToolError } from '../common/errors.js';
 import { describeEndpoint, EndpointError, parseEndpoint } from '../http/endpoint.js';
 import { HeaderError, HeaderSet } from '../http/headers.js';
-import type { Api } from '../api/api.js';
+import type { RequestCredentials } from './credentials.js';
 import { apiFor, isTrusted, notAllowed } from './security.js';
 
-// Where one call goes, worked out once when it starts: its API, the endpoint, the headers to send, what the
-// API's credentials may reach, and the rule for redirects. Every later step reads this value.
+// Where one call goes, worked out once when it starts (by remote mode's front, else by the tool): its API, the
+// endpoint, the headers to send, what the API's credentials may reach, and the rule for redirects. The
+// credentials a request carries (forwarded headers) are inputs of the target, never part of an ApiConfig: the
+// operator's configuration stays the operator's. Every later step reads this value.
 
 /** Where a call goes, and with what. */
-export interface CallTarget {
-  readonly api: Api;
-  readonly endpoint: URL;
-  /** The call's own headers, from its `headers` input. */
-  readonly own: HeaderSet;
-  /** What is sent: the API's configured headers where they may go, then the call's own, replacing by name. */
+export class CallTarget {
+  /** What is sent: the API's credentials where they may go, then the call's own, replacing by name. */
   readonly headers: HeaderSet;
-  /** Whether the API's configured headers may go to this endpoint. */
+  /** Whether the API's credentials (configured and forwarded) may go to this endpoint. */
   readonly trusted: boolean;
   /** The API's header names not sent (withheld, and not replaced by one of the call's own). */
   readonly withheld: readonly string[];
-}
 
-/** The target of a call to `endpoint` under `api`, or ENDPOINT_NOT_ALLOWED listing what is allowed. */
-export function targetOf(api: Api, endpoint: URL, own: HeaderSet = EMPTY): CallTarget {
-  const refused = notAllowed(api.config, endpoint);
-  if (refused !== undefined) {
-    throw new ToolError('ENDPOINT_NOT_ALLOWED', `${describeEndpoint(endpoint)} ${refused}`);
+  constructor(
+    readonly api: Api,
+    readonly endpoint: URL,
+    /** The call's own headers, from its `headers` input: the model's choice. */
+    readonly own: HeaderSet = EMPTY,
+    /** The request's credentials for this API (--forwardHeaders): the user's, secrets like the configured ones. */
+    readonly forwarded: HeaderSet = EMPTY,
+  ) {
+    const refused = notAllowed(api.config, endpoint);
+    if (refused !== undefined) {
+      throw new ToolError('ENDPOINT_NOT_ALLOWED', `${describeEndpoint(endpoint)} ${refused}`);
+    }
+    this.trusted = isTrusted(api.config, endpoint);
+    const credentials = forwarded.size === 0 ? api.config.headers : api.config.headers.merge(forwarded);
+    this.headers = this.trusted ? credentials.merge(own) : own;
+    this.withheld = this.trusted ? [] : credentials.names().filter((name) => !own.has(name));
   }
-  const trusted = isTrusted(api.config, endpoint);
-  const configured = api.config.headers;
-  return {
-    api,
-    endpoint,
-    own,
-    trusted,
-    headers: trusted ? configured.merge(own) : own,
-    withheld: trusted ? [] : configured.names().filter((name) => !own.has(name)),
+
+  /**
+   * Why a redirect hop may not be followed (postGraphQL's checkHop), or undefined. A hop is checked as a direct
+   * call would be, so that a path-scoped --allowedEndpoints bounds where credentials go; and every hop is sent
+   * the first request's headers, so one that a direct call would send other headers (trusted against not) is
+   * not followed either.
+   */
+  readonly checkHop = (hop: URL): string | undefined => {
+    const { config } = this.api;
+    const refused = notAllowed(config, hop);
+    if (refused !== undefined) return `which ${refused}`;
+    if (isTrusted(config, hop) !== this.trusted) {
+      return `where a direct call ${this.trusted ? 'would not get' : 'would get'} the startup headers`;
+    }
+    return undefined;
   };
+
+  /** The note a result carries when the API's headers were withheld, so that a 401 there is understood. */
+  withheldNotes(): string[] {
+    if (this.withheld.length === 0) return [];
+    const { config } = this.api;
+    return [
+      `Note: the startup headers (${this.withheld.join(', ')}) were not sent to ${describeEndpoint(this.endpoint)}: ` +
+        `they go only to ${config.endpoint.origin}${config.allowedEndpoints ? ' and the --allowedEndpoints' : ''}. ` +
+        'Pass the credentials this endpoint needs in the headers input.',
+    ];
+  }
+
+  /**
+   * What to do about a 401 or 403: which header names were sent to this endpoint and which configured ones were
+   * not (names only, never values).
+   */
+  credentialAdvice(): string {
+    const { config } = this.api;
+    const sentNames = this.headers.names();
+    const where = `${config.endpoint.origin}${config.allowedEndpoints ? ' and the --allowedEndpoints' : ''}`;
+    if (sentNames.length > 0) {
+      const also =
+        this.withheld.length > 0
+          ? `; the startup headers ${this.withheld.join(', ')} were not sent here`
+          : '';
+      return (
+        `Sent to ${describeEndpoint(this.endpoint)}: the headers ${sentNames.join(', ')}${also}. ` +
+        'Check that the credential is valid and allowed to do this, or pass another in the headers input'
+      );
+    }
+    if (this.withheld.length > 0) {
+      return `No credentials were sent: the startup headers ${this.withheld.join(', ')} go only to ${where}. Pass the credentials this endpoint needs in the headers input`;
+    }
+    return (
+      'No credentials were sent: configure them when starting the server (--headers or GRAPHQL_HEADERS, e.g. ' +
+      '{"Authorization":"Bearer <token>"}), or pass them in the headers input'
+    );
+  }
 }
 const EMPTY = new HeaderSet();
+
+/** The target of a call to the API's own endpoint (an operation tool, a schema resource), with no headers of its own. */
+export function apiTarget(api: Api, credentials?: RequestCredentials): CallTarget {
+  return new CallTarget(api, api.config.endpoint, EMPTY, credentials?.forwarded.get(api.config.name));
+}
+
+/** The inputs of a built-in tool that decide its target. */
+export interface TargetInput {
+  readonly api?: string | undefined;
+  readonly endpoint?: string | undefined;
+  readonly headers?: unknown;
+}
 
 /**
  * The target of a call from its checked inputs: the API it names (else the one that trusts its endpoint, else
@@ -47,69 +112,14 @@ const EMPTY = new HeaderSet();
  */
 export function callTarget(
   apis: readonly Api[],
-  input: { readonly api?: string; readonly endpoint?: string; readonly headers?: unknown },
+  input: TargetInput,
   raw: Record<string, unknown>,
+  credentials?: RequestCredentials,
 ): CallTarget {
   const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
   const api = apiFor(apis, input.api, given);
   const own = readHeaders(input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>));
-  return targetOf(api, given ?? api.config.endpoint, own);
-}
-
-/** The note a result carries when the API's headers were withheld, so that a 401 there is understood. */
-export function withheldNotes(target: CallTarget): string[] {
-  if (target.withheld.length === 0) return [];
-  const { config } = target.api;
-  return [
-    `Note: the startup headers (${target.withheld.join(', ')}) were not sent to ${describeEndpoint(target.endpoint)}: ` +
-      `they go only to ${config.endpoint.origin}${config.allowedEndpoints ? ' and the --allowedEndpoints' : ''}. ` +
-      'Pass the credentials this endpoint needs in the headers input.',
-  ];
-}
-
-/**
- * The redirect rule of a call, for postGraphQL's checkHop: why a hop may not be followed, or undefined. A hop is
- * checked as a direct call would be, so that a path-scoped --allowedEndpoints bounds where credentials go; and
- * every hop is sent the first request's headers, so one that a direct call would send other headers (trusted
- * against not) is not followed either.
- */
-export function redirectRule(target: CallTarget): (hop: URL) => string | undefined {
-  const { config } = target.api;
-  return (hop) => {
-    const refused = notAllowed(config, hop);
-    if (refused !== undefined) return `which ${refused}`;
-    if (isTrusted(config, hop) !== target.trusted) {
-      return `where a direct call ${target.trusted ? 'would not get' : 'would get'} the startup headers`;
-    }
-    return undefined;
-  };
-}
-
-/**
- * What to do about a 401 or 403: which header names were sent to this endpoint and which configured ones were
- * not (names only, never values).
- */
-export function credentialAdvice(target: CallTarget): string {
-  const { config } = target.api;
-  const sentNames = target.headers.names();
-  const where = `${config.endpoint.origin}${config.allowedEndpoints ? ' and the --allowedEndpoints' : ''}`;
-  if (sentNames.length > 0) {
-    const also =
-      target.withheld.length > 0
-        ? `; the startup headers ${target.withheld.join(', ')} were not sent here`
-        : '';
-    return (
-      `Sent to ${describeEndpoint(target.endpoint)}: the headers ${sentNames.join(', ')}${also}. ` +
-      'Check that the credential is valid and allowed to do this, or pass another in the headers input'
-    );
-  }
-  if (target.withheld.length > 0) {
-    return `No credentials were sent: the startup headers ${target.withheld.join(', ')} go only to ${where}. Pass the credentials this endpoint needs in the headers input`;
-  }
-  return (
-    'No credentials were sent: configure them when starting the server (--headers or GRAPHQL_HEADERS, e.g. ' +
-    '{"Authorization":"Bearer <token>"}), or pass them in the headers input'
-  );
+  return new CallTarget(api, given ?? api.config.endpoint, own, credentials?.forwarded.get(api.config.name));
 }
 
 /** The endpoint input, checked: INVALID_INPUT saying what is wrong (never its user-info or query). */

@@ -8,10 +8,10 @@ import {
   type ReadResourceResult,
   type Variables,
 } from '@modelcontextprotocol/server';
-import { operatorRedactor } from '../redaction/redactor.js';
 import type { Api } from '../api/api.js';
 import { ToolError } from '../common/errors.js';
-import { targetOf } from '../call/target.js';
+import { apiTarget } from '../call/target.js';
+import { Call } from '../tools/call.js';
 import type { ToolContext } from '../tools/context.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../common/text.js';
@@ -100,11 +100,14 @@ async function readIntrospection(
   signal: AbortSignal,
 ): Promise<ReadResourceResult> {
   const { readSchema, fitError } = await import('../schema/read.js');
-  const reading = { notes: [] as string[], hide: operatorRedactor(tools.secrets) };
+  // The request's credentials for the API (remote mode's forwarded headers) go with the read and are hidden.
+  const target = apiTarget(api, tools.credentials);
+  const reading = new Call(tools.secrets);
+  reading.sends(target);
   let texts: string[];
   try {
     const question = { includeDeprecated: false, typeNames, search: undefined };
-    texts = await readSchema(targetOf(api, api.config.endpoint), question, reading, signal);
+    texts = await readSchema(target, question, reading, signal);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     const message = `${error.code}: ${fitError(api.config, reading, reading.hide.text(error.message), error.code)}`;
@@ -125,9 +128,12 @@ async function completeTypeName(api: Api, tools: ToolContext, value: string): Pr
   let names: string[];
   try {
     const { loadApiSchema } = await import('../schema/source.js');
-    const schema = await loadApiSchema(api, tools.secrets);
+    const target = apiTarget(api, tools.credentials);
+    const reading = new Call(tools.secrets);
+    reading.sends(target);
+    const schema = await loadApiSchema(target, reading.secrets);
     // A completion is an answer like any other: a name that is one of the server's secrets is left out.
-    const hide = operatorRedactor(tools.secrets);
+    const hide = reading.hide;
     names = schema.introspection.__schema.types
       .map((type) => type.name)
       .filter((name) => !name.startsWith('__') && !BUILT_IN_SCALARS.has(name) && hide.text(name) === name);

@@ -3,11 +3,10 @@ import { thousands } from '../common/text.js';
 import type { ApiConfig } from '../config/types.js';
 import { denserBudget } from '../graphql/token-estimate.js';
 import { redactionNote, type Redactor } from '../redaction/redactor.js';
-import { withheldNotes, type CallTarget } from '../call/target.js';
 import { answerSchemaQuestion, prepareSearchSoon } from './answers/answer.js';
 import { clampText } from './answers/text-budget.js';
 import { searchTerms } from './search.js';
-import { loadSchema, sharedSchemaCache } from './source.js';
+import { loadSchema, sharedSchemaCache, type SchemaTarget } from './source.js';
 
 // Reading a schema for one call (graphql_introspect's, or a schema resource's): fetch it (or take it from the
 // cache or the --schema file), and answer the question within --maxSchemaChars, notes included.
@@ -37,14 +36,14 @@ export interface Reading {
 
 /** The schema at the call's target, or the part of it asked for, within the budget: its texts, notes last. */
 export async function readSchema(
-  target: CallTarget,
+  target: SchemaTarget,
   input: SchemaQuestion,
   call: Reading,
   signal: AbortSignal | undefined,
 ): Promise<string[]> {
   const { includeDeprecated } = input;
   const { config } = target.api;
-  call.notes = fitNotes(withheldNotes(target), config.maxSchemaChars);
+  call.notes = fitNotes(target.withheldNotes(), config.maxSchemaChars);
 
   // One fetch per endpoint and credentials while it is fresh, shared by concurrent calls.
   const { schema, key } = await loadSchema(target, (text) => call.hide.text(text), signal);

@@ -18,9 +18,24 @@ import { IntrospectedSchema } from './view.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
-import type { Api } from '../api/api.js';
+import type { HeaderSet } from '../http/headers.js';
 import { inGraphQLSpan } from '../telemetry/telemetry.js';
-import { credentialAdvice, redirectRule, targetOf, type CallTarget } from '../call/target.js';
+
+/**
+ * Where a schema is read from, and with what: a call's target (call/target.ts works it out, with the rules of
+ * trust that decide its headers and redirects).
+ */
+export interface SchemaTarget {
+  readonly api: { readonly config: ApiConfig; readonly schema?: IntrospectedSchema | undefined };
+  readonly endpoint: URL;
+  readonly headers: HeaderSet;
+  /** Why a redirect hop may not be followed, or undefined. */
+  readonly checkHop: (hop: URL) => string | undefined;
+  /** What to do about a 401 or 403 (names of what was and was not sent). */
+  credentialAdvice(): string;
+  /** The notes of an answer whose API's headers were withheld. */
+  withheldNotes(): string[];
+}
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
 export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
@@ -49,7 +64,7 @@ export function sharedSchemaCache(config: ApiConfig): SchemaCache<IntrospectedSc
  * `redact` hides the call's secrets in what a failure quotes of the endpoint's answer.
  */
 export async function loadSchema(
-  target: CallTarget,
+  target: SchemaTarget,
   redact: (text: string) => string,
   signal?: AbortSignal,
 ): Promise<{ schema: IntrospectedSchema; key: string }> {
@@ -89,13 +104,13 @@ export async function loadSchema(
  * call (checking operation files at start-up, completing a type name); a failure's message hides every secret.
  */
 export async function loadApiSchema(
-  api: Api,
+  target: SchemaTarget,
   secrets: Secrets,
   signal?: AbortSignal,
 ): Promise<IntrospectedSchema> {
   const hide = operatorRedactor(secrets);
   try {
-    return (await loadSchema(targetOf(api, api.config.endpoint), (text) => hide.text(text), signal)).schema;
+    return (await loadSchema(target, (text) => hide.text(text), signal)).schema;
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     throw new ToolError(error.code, hide.text(error.message), { status: error.status });
@@ -103,7 +118,7 @@ export async function loadApiSchema(
 }
 
 /** The schema already fetched for this target (its endpoint and headers), if it is fresh; never fetches. */
-export function knownSchema(target: CallTarget): IntrospectedSchema | undefined {
+export function knownSchema(target: SchemaTarget): IntrospectedSchema | undefined {
   const fromFile = fileSchema(target.api, target.endpoint);
   if (fromFile !== undefined) return fromFile;
   const schemas = sharedSchemaCache(target.api.config);
@@ -119,14 +134,14 @@ const FILE_KEY = 'schema-file';
  * The schema given with --schema, for the API's own endpoint (whatever headers are sent: the operator says
  * this is its schema); read once at start-up and shared by every server.
  */
-function fileSchema(api: Api, endpoint: URL): IntrospectedSchema | undefined {
+function fileSchema(api: SchemaTarget['api'], endpoint: URL): IntrospectedSchema | undefined {
   if (api.schema === undefined || endpoint.href !== api.config.endpoint.href) return undefined;
   return api.schema;
 }
 
 /** The introspection result: the full query, or the basic one for servers that predate its fields. */
 async function fetchIntrospection(
-  target: CallTarget,
+  target: SchemaTarget,
   redact: (text: string) => string,
   signal: AbortSignal,
 ): Promise<IntrospectionQuery> {
@@ -147,7 +162,7 @@ async function fetchIntrospection(
       maxBytes: MAX_INTROSPECTION_BYTES,
       signal,
       retryable: true,
-      checkHop: redirectRule(target),
+      checkHop: target.checkHop,
       redact,
     }).catch((error: unknown) => {
       if (error instanceof ToolError && error.status !== undefined) {
@@ -168,7 +183,7 @@ async function fetchIntrospection(
 
 /** INTROSPECTION_FAILED keeping the status and codes, with what to do about it. */
 function introspectionFailure(
-  target: CallTarget,
+  target: SchemaTarget,
   { status, result }: { status: number; result: Record<string, unknown> },
 ): ToolError {
   const where = describeEndpoint(target.endpoint);
@@ -177,7 +192,7 @@ function introspectionFailure(
   if (isAuthFailure(status, codes)) {
     return new ToolError(
       'INTROSPECTION_FAILED',
-      `${where} refused introspection (${how}): ${errorMessages(result)}. ${credentialAdvice(target)}`,
+      `${where} refused introspection (${how}): ${errorMessages(result)}. ${target.credentialAdvice()}`,
     );
   }
   if (introspectionDisabled(result)) {
@@ -199,9 +214,9 @@ function introspectionFailure(
 }
 
 /** An HTTP_ERROR of an auth status, with what was and was not sent. */
-export function withAdvice(error: ToolError, target: CallTarget): ToolError {
+export function withAdvice(error: ToolError, target: SchemaTarget): ToolError {
   if (error.status !== 401 && error.status !== 403) return error;
-  return new ToolError(error.code, `${error.message}. ${credentialAdvice(target)}`, {
+  return new ToolError(error.code, `${error.message}. ${target.credentialAdvice()}`, {
     status: error.status,
   });
 }

@@ -5,7 +5,8 @@ import type { PromptDefinition } from '../prompts/prompt.js';
 import { secretsOf } from '../redaction/redactor.js';
 import type { Store } from '../store/store.js';
 import { Confirmer, type Askability } from '../tools/confirmation.js';
-import type { ToolContext } from '../tools/context.js';
+import type { RequestCredentials } from '../call/credentials.js';
+import type { FrontTarget, ToolContext } from '../tools/context.js';
 import { Diagnostics, type Era } from '../tools/diagnostics.js';
 import { registerGraphQLIntrospect } from '../tools/introspect.js';
 import { OperationTools } from '../tools/operations.js';
@@ -58,6 +59,10 @@ export interface ServerOptions {
   readonly allowTool?: (name: string) => boolean;
   /** The operator's prompts (--prompts), read at start-up. */
   readonly prompts?: readonly PromptDefinition[];
+  /** What the request brings for the APIs (remote mode's forwarded headers). */
+  readonly credentials?: RequestCredentials;
+  /** The target remote mode's front worked out for the request's tool call. */
+  readonly target?: FrontTarget | undefined;
 }
 
 /**
@@ -143,7 +148,8 @@ function register(
   features = featuresOf(offersOf(context.settings, context.allowed), apis, context.options.prompts ?? []),
 ): () => void {
   const { diagnostics, confirmer, allowed } = context;
-  const tools: ToolContext = { apis, secrets: secretsOf(apis), diagnostics, confirmer };
+  const { credentials, target } = context.options;
+  const tools: ToolContext = { apis, secrets: secretsOf(apis), diagnostics, confirmer, credentials, target };
   const offers = offersOf(context.settings, allowed);
   const removals: Array<() => void> = [];
   if (offers('graphql_query')) removals.push(registerGraphQLQuery(server, tools));

@@ -10,6 +10,7 @@ import { readSchemaFile, SchemaFileError } from '../schema/file.js';
 import { loadOperations, OperationsError, type OperationSet } from '../operations/load.js';
 import type { Secrets } from '../redaction/redactor.js';
 import type { Api } from '../api/api.js';
+import { apiTarget } from '../call/target.js';
 import { loadApiSchema } from '../schema/source.js';
 
 /** An API with what its options name read: its schema file, and its operations with what reads them again. */
@@ -56,7 +57,7 @@ export async function prepare(config: ApiConfig, secrets: Secrets): Promise<Prep
 async function schemaOf(api: Omit<Api, 'operations'>, secrets: Secrets): Promise<GraphQLSchema> {
   if (api.schema !== undefined) return api.schema.validationSchema();
   try {
-    return (await loadApiSchema(api, secrets)).validationSchema();
+    return (await loadApiSchema(apiTarget(api), secrets)).validationSchema();
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     throw new ConfigError(

@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { cancelled, ToolError } from '../common/errors.js';
-import type { HeaderSet } from '../http/headers.js';
 import { Redactor, type Secrets } from '../redaction/redactor.js';
 import type { CallTarget } from '../call/target.js';
 
@@ -11,41 +10,47 @@ import type { CallTarget } from '../call/target.js';
 export class Call {
   /** What the server says of the call beside the answer (headers withheld, nobody asked): texts of their own. */
   notes: string[] = [];
-  readonly #secrets: Secrets;
-  #own: HeaderSet | undefined;
-  #endpoint: URL | undefined;
+  readonly #operator: Secrets;
+  #target: CallTarget | undefined;
+  #secrets: Secrets | undefined;
   #redactor: Redactor | undefined;
 
   /** A call of a server whose operator's secrets (every API's) are `secrets`: they are this call's too. */
   constructor(secrets: Secrets) {
-    this.#secrets = secrets;
+    this.#operator = secrets;
   }
 
-  /** The operator's secrets, without the call's own. */
+  /**
+   * The secrets of the server's side of the call: the operator's, and the credentials the request brought for
+   * its API (forwarded headers), never what the model chose. A question masks these and nothing else.
+   */
   get secrets(): Secrets {
-    return this.#secrets;
+    const forwarded = this.#target?.forwarded;
+    if (forwarded === undefined || forwarded.size === 0) return this.#operator;
+    return (this.#secrets ??= { ...this.#operator, headers: [...this.#operator.headers, forwarded] });
   }
 
   /** Records where the call goes: its own headers and its endpoint's query values are secrets of it too. */
   sends(target: CallTarget): void {
-    this.#own = target.own;
-    this.#endpoint = target.endpoint;
+    this.#target = target;
+    this.#secrets = undefined;
     this.#redactor = undefined;
   }
 
   /** The matcher of this call's secrets, built when first needed (by then its target is known). */
   get hide(): Redactor {
     if (this.#redactor !== undefined) return this.#redactor;
-    const { headers, urls, values } = this.#secrets;
+    const { headers, urls, values } = this.secrets;
+    const own = this.#target?.own;
     // A call that adds no header or URL of its own shares the operator's redactor (Redactor.of keeps one per
     // array of headers): an endpoint whose query the configured URLs already hold adds nothing.
-    const own = this.#own === undefined || this.#own.size === 0 ? headers : [...headers, this.#own];
-    const endpoint = this.#endpoint;
+    const allHeaders = own === undefined || own.size === 0 ? headers : [...headers, own];
+    const endpoint = this.#target?.endpoint;
     const allUrls =
       endpoint === undefined || endpoint.search === '' || urls.some((url) => url.search === endpoint.search)
         ? urls
         : [...urls, endpoint];
-    return (this.#redactor = Redactor.of(own, allUrls, values));
+    return (this.#redactor = Redactor.of(allHeaders, allUrls, values));
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
-import type { ToolContext } from './context.js';
+import { targetFor, type ToolContext } from './context.js';
 import { advertised, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
 import { callTarget } from '../call/target.js';
 import * as z from './zod.js';
@@ -70,7 +70,7 @@ export function registerGraphQLIntrospect(server: McpServer, tools: ToolContext)
 
 /** Runs one call; every failure is an error result whose text starts with its code. */
 export async function runIntrospect(
-  tools: Pick<ToolContext, 'apis' | 'secrets'>,
+  tools: Pick<ToolContext, 'apis' | 'secrets' | 'credentials' | 'target'>,
   args: unknown,
   signal?: AbortSignal,
 ): Promise<CallToolResult> {
@@ -87,7 +87,9 @@ export async function runIntrospect(
         api?: string;
       };
       run.checkSearch(input.search);
-      const target = callTarget(apis, input, raw);
+      const target = targetFor(tools, 'graphql_introspect', () =>
+        callTarget(apis, input, raw, tools.credentials),
+      );
       config = target.api.config;
       call.sends(target);
       const question = {

@@ -2,7 +2,8 @@ import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprot
 import type { OperationSet, OperationTool } from '../operations/load.js';
 import type { Api } from '../api/api.js';
 import { Call, guarded } from './call.js';
-import type { ToolContext } from './context.js';
+import { apiTarget } from '../call/target.js';
+import { targetFor, type ToolContext } from './context.js';
 import { advertisedJson } from './input.js';
 import { outputSchema } from './query.js';
 
@@ -48,7 +49,7 @@ export class OperationTools {
             : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
       };
       const callback = this.tools.diagnostics.reported(name, (args: unknown, context) =>
-        this.#run(set!, tool, (args ?? {}) as Record<string, unknown>, context),
+        this.#run(set!, tool, name, (args ?? {}) as Record<string, unknown>, context),
       );
       const known = this.#handles.get(name);
       if (known === undefined) this.#handles.set(name, this.server.registerTool(name, definition, callback));
@@ -62,13 +63,21 @@ export class OperationTools {
     }
   }
 
-  async #run(set: OperationSet, tool: OperationTool, args: Record<string, unknown>, context: ServerContext) {
+  async #run(
+    set: OperationSet,
+    tool: OperationTool,
+    name: string,
+    args: Record<string, unknown>,
+    context: ServerContext,
+  ) {
     const call = new Call(this.tools.secrets);
     return guarded(call, async () => {
       const variables = set.variablesOf(tool, args);
+      const target = targetFor(this.tools, name, () => apiTarget(this.api, this.tools.credentials));
+      call.sends(target);
       const { runOperation } = await import('./query-run.js');
       return runOperation(
-        this.api,
+        target,
         tool,
         variables,
         call,

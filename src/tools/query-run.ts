@@ -19,7 +19,6 @@ import { postGraphQL, wholeDocumentRefused, type GraphQLResponse } from '../http
 import { activeTelemetry, inGraphQLSpan } from '../telemetry/telemetry.js';
 import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
-import type { Api } from '../api/api.js';
 import { jsonLengthAtLeast } from '../common/json-length.js';
 import { letInputIn } from '../common/time-slice.js';
 import { thousands } from '../common/text.js';
@@ -27,13 +26,7 @@ import type { Call } from './call.js';
 import type { Confirm, Decision, MutationAudit, Outcome } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
 import { knownSchema, loadSchema, withAdvice } from '../schema/source.js';
-import {
-  credentialAdvice,
-  redirectRule,
-  targetOf,
-  withheldNotes,
-  type CallTarget,
-} from '../call/target.js';
+import type { CallTarget } from '../call/target.js';
 
 // The pipeline of graphql_query (docs/contract.md), after its inputs and its target are known (query.ts): each
 // step throws a ToolError that ends the call, or passes the call on. Operation tools join it at step 7.
@@ -114,7 +107,7 @@ function permissionRefusal(config: ApiConfig, allowMutations: boolean): ToolErro
  * on, against the default endpoint, with the variables the tool's inputs gave.
  */
 export async function runOperation(
-  api: Api,
+  target: CallTarget,
   operation: FixedOperation,
   variables: Record<string, unknown>,
   call: Call,
@@ -122,12 +115,13 @@ export async function runOperation(
   confirm: Confirm | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const mutates = operation.operation.operation === 'mutation';
-  const untrusted = wholeDocumentRefused(api.config.endpoint, api.config.protocol, operation);
+  const { config } = target.api;
+  const untrusted = wholeDocumentRefused(config.endpoint, config.protocol, operation);
   if (untrusted !== undefined) throw untrusted;
   return execute(
     {
       tool: operation.name,
-      target: targetOf(api, api.config.endpoint),
+      target,
       persisted: operation.persisted,
       document: operation.document,
       operation: operation.operation,
@@ -173,7 +167,7 @@ async function execute(
   const { config } = target.api;
   // 7. Complexity.
   checkComplexity(config, document, operation);
-  call.notes = withheldNotes(target);
+  call.notes = target.withheldNotes();
 
   // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
   const schema = await schemaToValidate(target, call, signal);
@@ -242,7 +236,7 @@ async function request(
       maxBytes: config.maxResponseBytes,
       signal,
       retryable: !plan.mutates,
-      checkHop: redirectRule(target),
+      checkHop: target.checkHop,
       redact: (text) => call.hide.text(text),
     });
   const span = {
@@ -431,7 +425,7 @@ function failureHints(
     if (hints.length > 0) texts.push(`Hint from the schema: ${hints.join(' ')}`);
   }
   if (isAuthFailure(status, errorCodes(result))) {
-    texts.push(`Hint: the endpoint refused the credentials (HTTP ${status}). ${credentialAdvice(target)}.`);
+    texts.push(`Hint: the endpoint refused the credentials (HTTP ${status}). ${target.credentialAdvice()}.`);
   }
   return texts;
 }

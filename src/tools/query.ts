@@ -5,7 +5,7 @@ import type { Api } from '../api/api.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { Confirm } from './confirmation.js';
-import type { ToolContext } from './context.js';
+import { targetFor, type ToolContext } from './context.js';
 import {
   advertised,
   advertisedJson,
@@ -116,7 +116,7 @@ export function registerGraphQLQuery(server: McpServer, tools: ToolContext): () 
  * is put to the user through `confirm` (a 2026-07-28 client gets the question as the result, and calls again).
  */
 export async function runQuery(
-  tools: Pick<ToolContext, 'apis' | 'secrets'>,
+  tools: Pick<ToolContext, 'apis' | 'secrets' | 'credentials' | 'target'>,
   args: unknown,
   signal?: AbortSignal,
   confirm?: Confirm,
@@ -124,7 +124,7 @@ export async function runQuery(
   const call = new Call(tools.secrets);
   return guarded(call, async () => {
     // 1. and 2. The inputs, and where the call goes: its API, its endpoint (allowed), the headers to send.
-    const { target, input } = queryInput(tools.apis, (args ?? {}) as Record<string, unknown>);
+    const { target, input } = queryInput(tools, (args ?? {}) as Record<string, unknown>);
     call.sends(target);
     // 3. to 10., from the first call on.
     const { runPipeline } = await import('./query-run.js');
@@ -134,14 +134,15 @@ export async function runQuery(
 
 /** The inputs, checked, and the target they give. */
 function queryInput(
-  apis: readonly Api[],
+  tools: Pick<ToolContext, 'apis' | 'credentials' | 'target'>,
   raw: Record<string, unknown>,
 ): { target: CallTarget; input: QueryInput } {
+  const { apis } = tools;
   const input = parseInput(withApiInput(inputSchema, apis), raw) as z.output<typeof inputSchema> & {
     api?: string;
   };
   return {
-    target: callTarget(apis, input, raw),
+    target: targetFor(tools, 'graphql_query', () => callTarget(apis, input, raw, tools.credentials)),
     input: {
       query: input.query,
       // Read from the raw arguments, as the headers are: the validator's copy drops a "__proto__" key.

@@ -20,9 +20,11 @@ import { createServer } from '../server/create-server.js';
 import { StoreUnavailable, type Store } from '../store/store.js';
 import { activeTelemetry } from '../telemetry/telemetry.js';
 import type { Askability } from '../tools/confirmation.js';
-import { apiFor } from '../call/security.js';
+import { requestCredentials, type RequestCredentials } from '../call/credentials.js';
+import { apiTarget, callTarget, type CallTarget } from '../call/target.js';
+import { ToolError } from '../common/errors.js';
+import type { FrontTarget } from '../tools/context.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
-import { forwardedHeaders, withForwardedHeaders } from './forwarding.js';
 import { hostProblem } from './host-check.js';
 import { createExchange, headerText, type Caller, type Exchange, type Written } from './mcp-exchange.js';
 import { Questions } from './questions.js';
@@ -74,7 +76,8 @@ class Front {
   readonly #sessions: Sessions;
   readonly #questions: Questions;
   /** Each operation tool's API, by the tool's name (remote mode reads the operation files once). */
-  readonly #operationApis: ReadonlyMap<string, ApiConfig>;
+  readonly #operationApis: ReadonlyMap<string, Api>;
+  readonly #configs: readonly ApiConfig[];
   #shuttingDown = false;
 
   constructor(
@@ -99,21 +102,18 @@ class Front {
       );
     this.#authenticator = token === undefined ? this.#oauth : new SharedToken(token);
     this.#bounds = new Bounds(settings.http.maxInFlight);
-    this.#operationApis = new Map(operationTools(apis).map(([name, api]) => [name, api.config]));
+    this.#operationApis = new Map(operationTools(apis));
+    this.#configs = apis.map((api) => api.config);
     this.#exchange = createExchange(
-      ({ era, requestInfo, authInfo, session }) =>
-        createServer(
-          this.#apisOf((name) => requestInfo?.headers.get(name) ?? undefined, authInfo),
-          settings,
-          store,
-          {
-            era,
-            log,
-            prompts,
-            allowTool: this.#toolFilter(authInfo),
-            ...(session !== undefined && { askability: askabilityOf(session) }),
-          },
-        ),
+      ({ era, authInfo, session, call }) =>
+        createServer(apis, settings, store, {
+          era,
+          log,
+          prompts,
+          allowTool: this.#toolFilter(authInfo),
+          ...(session !== undefined && { askability: askabilityOf(session) }),
+          ...(call !== undefined && { credentials: call.credentials, target: call.target }),
+        }),
       {
         maxRequestBodySize: MAX_BODY_BYTES,
         sessions: this.#sessions,
@@ -187,22 +187,32 @@ class Front {
       entry.rpc = 'batch';
       return reply.BATCH;
     }
-    const caller = this.#callerOf(req, authInfo);
+    const asking = this.#callerOf(req, authInfo);
     // An answer to a question one of the replicas asked: routed to the call that waits for it.
-    if (isAnswer(body.message)) return this.#answer(body.message, caller, entry);
+    if (isAnswer(body.message)) return this.#answer(body.message, asking, entry);
     const { method, tool } = describeCall(body.message, entry);
-    const refusal =
-      method === 'tools/call' && tool !== undefined
-        ? this.#scopeRefusal(tool, body.message, authInfo)
-        : undefined;
-    if (refusal !== undefined) return reply.refused(refusal);
+    // What the request brings for the APIs, and a tool call's target: worked out once, here, and handed down.
+    let credentials: RequestCredentials;
     try {
-      for (const api of this.apis)
-        forwardedHeaders((name) => headerText(req, name), api.config, this.#mcpTokens(authInfo));
+      credentials = requestCredentials(
+        this.#configs,
+        (name) => headerText(req, name),
+        this.#mcpTokens(authInfo),
+      );
     } catch (error) {
       if (error instanceof HeaderError) return reply.badForwardedHeader(`forwarded ${error.message}`);
       throw error;
     }
+    const target =
+      method === 'tools/call' && tool !== undefined
+        ? this.#targetOf(tool, body.message, credentials)
+        : undefined;
+    const refusal =
+      tool !== undefined && method === 'tools/call'
+        ? this.#scopeRefusal(tool, target?.target.api.config, authInfo)
+        : undefined;
+    if (refusal !== undefined) return reply.refused(refusal);
+    const caller: Caller = { ...asking, call: { credentials, target } };
     // With telemetry on, the request's SERVER span, its context from the HTTP traceparent or the message's _meta.
     const trace = activeTelemetry()?.request(body.message, {
       traceparent: headerText(req, 'traceparent'),
@@ -243,42 +253,40 @@ class Front {
    * (step-up). Not the SDK's scopeChallenge of registerTool: its challenge adds an error_description the
    * contract's has not.
    */
-  #scopeRefusal(tool: string, message: unknown, caller: AuthInfo | undefined): Refusal | undefined {
+  #scopeRefusal(tool: string, api: ApiConfig | undefined, caller: AuthInfo | undefined): Refusal | undefined {
     if (this.#oauth === undefined) return undefined;
-    const needed = this.#apiOfCall(tool, message)?.oauthScopes ?? [];
+    const needed = api?.oauthScopes ?? [];
     return this.#oauth.allows(caller?.scopes ?? [], tool, needed)
       ? undefined
       : this.#oauth.insufficientScope(tool, needed);
   }
 
-  /** The API a tool call is for: an operation tool's own, or the one a built-in tool's arguments choose. */
-  #apiOfCall(tool: string, message: unknown): ApiConfig | undefined {
+  /**
+   * The target of a tool call: an operation tool's API, or the one a built-in tool's arguments choose. Undefined
+   * where the arguments cannot give one: the tool then answers what is wrong with them (INVALID_INPUT…).
+   */
+  #targetOf(tool: string, message: unknown, credentials: RequestCredentials): FrontTarget | undefined {
     const owner = this.#operationApis.get(tool);
-    if (owner !== undefined) return owner;
+    if (owner !== undefined) return { tool, target: apiTarget(owner, credentials) };
     if (!(BUILT_IN_TOOLS as readonly string[]).includes(tool)) return undefined;
-    const args = (message as { params?: { arguments?: Record<string, unknown> } }).params?.arguments ?? {};
-    let endpoint: URL | undefined;
+    const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+    const raw = args as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const input = { api: text(raw.api), endpoint: text(raw.endpoint), headers: raw.headers };
+    let target: CallTarget;
     try {
-      endpoint = typeof args.endpoint === 'string' ? new URL(args.endpoint) : undefined;
-    } catch {
-      endpoint = undefined;
+      target = callTarget(this.apis, input, raw, credentials);
+    } catch (error) {
+      if (error instanceof ToolError) return undefined;
+      throw error;
     }
-    try {
-      return apiFor(this.apis, typeof args.api === 'string' ? args.api : undefined, endpoint).config;
-    } catch {
-      // An endpoint several APIs trust: the call itself is refused (INVALID_INPUT), naming them.
-      return undefined;
-    }
+    return { tool, target };
   }
 
   /** The tokens that authenticate a request to us: never forwarded to an API. */
   #mcpTokens(caller: AuthInfo | undefined): string[] {
     return [this.#settings.http.token, caller?.token].filter((token): token is string => token !== undefined);
-  }
-
-  /** The APIs of one request, with its forwarded headers (validated in front). */
-  #apisOf(header: (name: string) => string | undefined, authInfo?: AuthInfo): readonly Api[] {
-    return withForwardedHeaders(this.apis, header, this.#mcpTokens(authInfo));
   }
 
   /** With per-tool or per-API scopes, a token sees only the tools it may call. */
@@ -288,7 +296,7 @@ class Front {
     if (oauth === undefined || (this.#settings.http.oauth?.toolScopes.size === 0 && !perApi))
       return undefined;
     return (tool) =>
-      oauth.allows(authInfo?.scopes ?? [], tool, this.#operationApis.get(tool)?.oauthScopes ?? []);
+      oauth.allows(authInfo?.scopes ?? [], tool, this.#operationApis.get(tool)?.config.oauthScopes ?? []);
   }
 
   /** Stops accepting, lets requests in flight finish within `graceMs`, then resolves. */

@@ -9,6 +9,8 @@ import {
   type McpServerFactory,
   type Transport,
 } from '@modelcontextprotocol/server';
+import type { RequestCredentials } from '../call/credentials.js';
+import type { FrontTarget } from '../tools/context.js';
 import { AskingTransport, type Questions } from './questions.js';
 import type { Sessions, SessionReading } from './session.js';
 
@@ -18,6 +20,14 @@ export interface Caller {
   readonly session: SessionReading;
   /** Who may answer a question asked on this request (session.ts askerOf); undefined without a session. */
   readonly asker: string | undefined;
+  /** What the front worked out for the request's calls, handed to the server it gets. */
+  readonly call?: RequestCall | undefined;
+}
+
+/** What the front worked out once for a request: its credentials, and a tool call's target. */
+export interface RequestCall {
+  readonly credentials: RequestCredentials;
+  readonly target?: FrontTarget | undefined;
 }
 
 /** What was written: the status, and a JSON answer's bytes (none for an SSE stream). */
@@ -34,9 +44,15 @@ export type Exchange = (
   caller: Caller,
 ) => Promise<Written>;
 
-/** Makes the server of one request; a 2025-era request's server knows what its session says of the client. */
+/**
+ * Makes the server of one request: a 2025-era request's server knows what its session says of the client, and
+ * every server what the front worked out for the request.
+ */
 export type ServerFactory = (
-  context: Parameters<McpServerFactory>[0] & { readonly session?: SessionReading },
+  context: Parameters<McpServerFactory>[0] & {
+    readonly session?: SessionReading;
+    readonly call?: RequestCall | undefined;
+  },
 ) => McpServer | Promise<McpServer>;
 
 export interface ExchangeOptions {
@@ -65,7 +81,12 @@ export interface ExchangeOptions {
  * one write, with its length.
  */
 export function createExchange(factory: ServerFactory, options: ExchangeOptions): Exchange {
-  const modern = createMcpHandler(factory, {
+  // The SDK hands the factory the very Request it was given: that is how a modern request's server gets what
+  // the front worked out for it.
+  const calls = new WeakMap<Request, RequestCall>();
+  const modernFactory: McpServerFactory = (context) =>
+    factory({ ...context, call: context.requestInfo && calls.get(context.requestInfo) });
+  const modern = createMcpHandler(modernFactory, {
     legacy: 'reject',
     maxRequestBodySize: options.maxRequestBodySize,
     onerror: () => undefined,
@@ -78,12 +99,13 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
     message: unknown,
     caller: Caller,
   ): Promise<{ response: Response; server: McpServer; headers: Record<string, string> }> {
-    const { authInfo, session, asker } = caller;
+    const { authInfo, session, asker, call } = caller;
     const method = (message as { method?: unknown }).method;
     const server = await factory({
       era: 'legacy',
       requestInfo: request,
       session,
+      call,
       ...(authInfo && { authInfo }),
     });
     const asking = method === 'tools/call' && session.kind === 'session' && session.session.elicitation;
@@ -124,7 +146,9 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
     // call through its Request's signal; the legacy leg closes its server (an unused signal costs a copy).
     if (route.kind !== 'legacy') {
       const { authInfo } = caller;
-      const response = await modern.fetch(webRequest(req, gone.signal), {
+      const request = webRequest(req, gone.signal);
+      if (caller.call !== undefined) calls.set(request, caller.call);
+      const response = await modern.fetch(request, {
         parsedBody: message,
         ...(authInfo && { authInfo }),
       });

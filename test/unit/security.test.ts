@@ -6,7 +6,7 @@ import { HeaderSet } from '../../src/http/headers.ts';
 import { ambiguousPath } from '../../src/http/endpoint.ts';
 import { Redactor } from '../../src/redaction/redactor.ts';
 import { isEndpointAllowed, isTrusted } from '../../src/call/security.ts';
-import { redirectRule, targetOf, withheldNotes } from '../../src/call/target.ts';
+import { CallTarget } from '../../src/call/target.ts';
 import { hostProblem } from '../../src/transports/host-check.ts';
 
 const TOKEN = 'Bearer sk-live-7c1d9e0f-SECRET';
@@ -22,13 +22,13 @@ function config(...argv: string[]): Config {
 
 /** The headers a call to `endpoint` with `own` headers sends, and the notes its result carries. */
 function headersFor(cfg: Config, endpoint: URL, own: HeaderSet): { headers: HeaderSet; notes: string[] } {
-  const target = targetOf({ config: cfg }, endpoint, own);
-  return { headers: target.headers, notes: withheldNotes(target) };
+  const target = new CallTarget({ config: cfg }, endpoint, own);
+  return { headers: target.headers, notes: target.withheldNotes() };
 }
 
 /** The redirect rule of a call to `endpoint`. */
 function redirectCheck(cfg: Config, endpoint: URL): (hop: URL) => string | undefined {
-  return redirectRule(targetOf({ config: cfg }, endpoint));
+  return new CallTarget({ config: cfg }, endpoint).checkHop;
 }
 
 /** Throws (failing the test) on a header the set refuses. */
