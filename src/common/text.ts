@@ -16,3 +16,6 @@ export function thousands(n: number): string {
   const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
+
+/** What a hidden secret is replaced by, wherever the server shows text that held one. */
+export const REDACTED = '[redacted]';

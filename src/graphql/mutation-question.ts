@@ -8,8 +8,7 @@ import {
 } from 'graphql';
 import type { CostContributor } from './cost.js';
 import type { AnalysedDocument } from './operation.js';
-import { thousands } from '../common/text.js';
-import { REDACTED } from '../redaction/matcher.js';
+import { REDACTED, thousands } from '../common/text.js';
 
 // What a person is shown before a mutation runs, so that they can judge it in a few seconds: where it goes, which
 // API and operation, every field it calls at its root with its arguments (variables filled in), the exact

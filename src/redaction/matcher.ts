@@ -2,9 +2,7 @@
 // page), cuts it short, or encodes it. So the matcher finds runs of a secret's characters, in any case, with line
 // breaks allowed between any two of them; which forms of a secret to look for is secrets.ts's business. It is
 // linear in the text: a hash filter of fixed-length anchors answers "no secret ends here" for most characters.
-
-/** What replaces a hidden value. */
-export const REDACTED = '[redacted]';
+import { REDACTED } from '../common/text.js';
 
 /** Values shorter than this cannot be told from ordinary text, and would not be secrets. */
 export const MIN_SECRET_CHARS = 8;

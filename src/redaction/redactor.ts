@@ -1,7 +1,6 @@
 import type { HeaderSet } from '../http/headers.js';
 import { mapStrings } from './json-walk.js';
 import { Matcher, type Form } from './matcher.js';
-import type { ApiConfig } from '../config/types.js';
 import { formsOf, secretTexts } from './secrets.js';
 
 // Hides the credentials sent on a call wherever an endpoint's answer may echo them: in error pages, redirect
@@ -89,8 +88,16 @@ export interface Secrets {
   readonly values: readonly string[];
 }
 
+/** What an API's configuration holds that is secret (config/types.ts's ApiConfig is one). */
+interface SecretHolder {
+  readonly headers: HeaderSet;
+  readonly endpoint: URL;
+  readonly allowedEndpoints: readonly URL[] | undefined;
+  readonly secretParts: readonly string[];
+}
+
 /** The secrets of these APIs, made once per list of APIs. */
-export function secretsOf(apis: readonly { readonly config: ApiConfig }[]): Secrets {
+export function secretsOf(apis: readonly { readonly config: SecretHolder }[]): Secrets {
   let secrets = ofApis.get(apis);
   if (secrets === undefined) {
     const configs = apis.map((api) => api.config);
@@ -103,7 +110,7 @@ export function secretsOf(apis: readonly { readonly config: ApiConfig }[]): Secr
   }
   return secrets;
 }
-const ofApis = new WeakMap<readonly { readonly config: ApiConfig }[], Secrets>();
+const ofApis = new WeakMap<readonly { readonly config: SecretHolder }[], Secrets>();
 
 /** The redactor of the operator's secrets alone. */
 export function operatorRedactor(secrets: Secrets): Redactor {

@@ -1,12 +1,11 @@
 import { ToolError } from '../common/errors.js';
 import { thousands } from '../common/text.js';
-import type { ApiConfig } from '../config/types.js';
 import { denserBudget } from '../graphql/token-estimate.js';
 import { redactionNote, type Redactor } from '../redaction/redactor.js';
 import { answerSchemaQuestion, prepareSearchSoon } from './answers/answer.js';
 import { clampText } from './answers/text-budget.js';
 import { searchTerms } from './search.js';
-import { loadSchema, sharedSchemaCache, type SchemaTarget } from './source.js';
+import { loadSchema, sharedSchemaCache, type SchemaSettings, type SchemaTarget } from './source.js';
 
 // Reading a schema for one call (graphql_introspect's, or a schema resource's): fetch it (or take it from the
 // cache or the --schema file), and answer the question within --maxSchemaChars, notes included.
@@ -79,7 +78,12 @@ export async function readSchema(
 }
 
 /** An error's message cut to what the budget leaves beside the call's notes. */
-export function fitError(config: ApiConfig, call: Reading, message: string, code: string): string {
+export function fitError(
+  config: Pick<SchemaSettings, 'maxSchemaChars'>,
+  call: Reading,
+  message: string,
+  code: string,
+): string {
   return clampText(message, textBudget(config.maxSchemaChars, call.notes) - code.length - 2);
 }
 

@@ -3,7 +3,6 @@
 // one per request) in one cache per TTL, found only by the endpoint and the very headers sent; an endpoint
 // that refuses introspection is remembered for a short while, so that repeated calls do not hit it again.
 import type { IntrospectionQuery } from 'graphql';
-import type { ApiConfig } from '../config/types.js';
 import { ToolError } from '../common/errors.js';
 import { errorCodes, errorMessages, isAuthFailure } from '../graphql/response.js';
 import {
@@ -19,14 +18,26 @@ import { describeEndpoint } from '../http/endpoint.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
 import type { HeaderSet } from '../http/headers.js';
+import type { ApiProtocol } from '../http/post-graphql.js';
 import { inGraphQLSpan } from '../telemetry/telemetry.js';
+
+/** What of an API's configuration reading its schema obeys (config/types.ts's ApiConfig has all of it). */
+export interface SchemaSettings {
+  readonly name: string;
+  /** Its own endpoint: the one its --schema file is the schema of. */
+  readonly endpoint: URL;
+  readonly timeout: number;
+  readonly schemaTtl: number;
+  readonly maxSchemaChars: number;
+  readonly protocol: Pick<ApiProtocol, 'method'>;
+}
 
 /**
  * Where a schema is read from, and with what: a call's target (call/target.ts works it out, with the rules of
  * trust that decide its headers and redirects).
  */
 export interface SchemaTarget {
-  readonly api: { readonly config: ApiConfig; readonly schema?: IntrospectedSchema | undefined };
+  readonly api: { readonly config: SchemaSettings; readonly schema?: IntrospectedSchema | undefined };
   readonly endpoint: URL;
   readonly headers: HeaderSet;
   /** Why a redirect hop may not be followed, or undefined. */
@@ -50,7 +61,9 @@ const refusals = new Map<string, { readonly error: ToolError; readonly until: nu
 const lasting = new WeakSet<ToolError>();
 
 /** The cache that the servers of this process share for APIs of this --schemaTtl. */
-export function sharedSchemaCache(config: ApiConfig): SchemaCache<IntrospectedSchema> {
+export function sharedSchemaCache(
+  config: Pick<SchemaSettings, 'schemaTtl'>,
+): SchemaCache<IntrospectedSchema> {
   let cache = processCaches.get(config.schemaTtl);
   if (cache === undefined) {
     cache = new SchemaCache({ ttlMs: config.schemaTtl * 1000 });
