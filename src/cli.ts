@@ -41,21 +41,28 @@ async function main(): Promise<void> {
 
   // Questions, answers and single-use marks: in memory, or in the Redis the replicas share (--store).
   const store = await openStore(server.http.store);
-  if (stdio) {
-    const reloadConfig = server.configFile === undefined ? undefined : () => reload(argv, env);
-    serveOnStdio(server, started, prompts, store, reloadConfig);
-    return log(`graphql-mcp ${VERSION}: serving ${describeStart(server, apis)} on stdio`);
-  }
+  const serving = { settings: server, started, prompts, store, telemetry: telemetry.telemetry };
+  const reloadConfig = server.configFile === undefined ? undefined : () => reload(argv, env);
   // Remote mode's HTTP stack loads only in remote mode.
-  const { serveHttp } = await import('./transports/http.js');
-  const running = await serveHttp(started.apis, server, store, log, prompts);
-  log(`graphql-mcp ${VERSION}: serving ${describeStart(server, apis)} at ${running.url}`);
-  // SIGTERM (a process manager or an orchestrator stopping a replica): finish what is in flight, then exit.
-  const stop = () =>
+  const running = stdio
+    ? serveOnStdio(serving, reloadConfig)
+    : await (await import('./transports/http.js')).serveHttp(serving, log);
+  log(`graphql-mcp ${VERSION}: serving ${describeStart(server, apis)} ${running.description}`);
+  // The one way out: the client closing stdin, or a signal (a process manager or an orchestrator stopping a
+  // replica). What is in flight finishes, the store closes, telemetry leaves, then the process exits; a close
+  // that hangs does not keep it alive.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const flushMs = telemetry.telemetry === undefined ? 0 : TELEMETRY_FLUSH_MS;
+    setTimeout(() => process.exit(0), running.graceMs + flushMs + 500).unref();
     void running
       .shutdown()
       .then(() => Promise.all([store.close(), telemetry.telemetry?.shutdown(TELEMETRY_FLUSH_MS)]))
-      .then(() => process.exit(0));
+      .finally(() => process.exit(0));
+  };
+  void running.ended?.then(stop);
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -4,7 +4,7 @@ import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { cancelled, ToolError } from '../common/errors.js';
 import { letInputIn } from '../common/time-slice.js';
-import { activeTelemetry } from '../telemetry/telemetry.js';
+import * as diagnostics from '../common/diagnostics.js';
 import { VERSION } from '../common/version.js';
 import { describeEndpoint } from './endpoint.js';
 import { HeaderSet } from './headers.js';
@@ -125,7 +125,10 @@ const DEFAULT_HEADERS = HeaderSet.of({
 });
 
 // One keep-alive pool per scheme; an agent keeps idle connections per origin (host and port).
-const httpAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo', noDelay: true });
+const PLAIN = {
+  request: httpRequest,
+  agent: new HttpAgent({ keepAlive: true, scheduling: 'lifo', noDelay: true }),
+};
 // TLS is loaded on the first https request: start-up should not pay for it.
 let https:
   Promise<{ agent: import('node:https').Agent; request: typeof import('node:https').request }> | undefined;
@@ -384,7 +387,7 @@ async function followingRedirects(
   const headers = Object.fromEntries(DEFAULT_HEADERS.merge(request.headers).entries());
   let url = start;
   for (let hop = 0; ; hop++) {
-    const response = await exchangeOnce(url, method, headers, body, stop, request.retryable ?? false);
+    const response = await exchange(request, url, method, headers, body, stop);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (status < 300 || status > 399 || location === undefined) return response;
@@ -421,41 +424,63 @@ async function followingRedirects(
   }
 }
 
-/** One request; resolves when the response headers arrive. */
+/**
+ * One request; resolves when the response headers arrive. A pooled connection that the server closed while idle
+ * fails at once, before the request reached it: a retryable request is sent once more on a new one. Each
+ * attempt is published on diagnostics.httpRequest, whose subscribers may add headers (the trace context).
+ */
+async function exchange(
+  request: GraphQLRequest,
+  url: URL,
+  method: 'GET' | 'POST',
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined,
+  stop: Stop,
+): Promise<IncomingMessage> {
+  const attempt = () => {
+    if (!diagnostics.httpRequest.hasSubscribers) return exchangeOnce(url, method, headers, body, stop);
+    const event = { method, url, redact: request.redact ?? ((text: string) => text), headers: {} };
+    return diagnostics.httpRequest.tracePromise(
+      () => exchangeOnce(url, method, { ...headers, ...event.headers }, body, stop),
+      event,
+    );
+  };
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof StaleConnection) || request.retryable !== true || stop.reason !== undefined)
+      throw error;
+    return attempt();
+  }
+}
+
+/** The request went out on a pooled connection that was closed already: it never reached the server. */
+class StaleConnection extends Error {
+  readonly code = 'ECONNRESET';
+}
+
 async function exchangeOnce(
   url: URL,
   method: 'GET' | 'POST',
   headers: Readonly<Record<string, string>>,
   body: string | undefined,
   stop: Stop,
-  retryable: boolean,
 ): Promise<IncomingMessage> {
-  const { request, agent } =
-    url.protocol === 'https:' ? await loadHttps() : { request: httpRequest, agent: httpAgent };
+  const { request, agent } = url.protocol === 'https:' ? await loadHttps() : PLAIN;
   return new Promise((resolve, reject) => {
     if (stop.reason !== undefined) return reject(stop.reason);
-    // With telemetry on, a CLIENT span per request, whose trace context the API receives.
-    const trace = activeTelemetry()?.httpRequest(method, url);
-    const sent = trace === undefined ? headers : { ...headers, ...trace.headers };
-    const req = request({ ...urlToHttpOptions(url), method, headers: sent, agent });
+    const req = request({ ...urlToHttpOptions(url), method, headers, agent });
     // Stopped here until the response arrives (readBody stops the body), rather than given a signal to
     // node:http, which watches the request's whole life for it with a handful of listeners.
     const ended = stop.during((reason) => req.destroy(reason));
     req.once('response', (response) => {
       ended();
-      trace?.end(response.statusCode);
       resolve(response);
     });
     req.once('error', (error: NodeJS.ErrnoException) => {
       ended();
-      trace?.end(
-        undefined,
-        stop.reason instanceof ToolError ? stop.reason.code : (error.code ?? 'NETWORK_ERROR'),
-      );
-      // A pooled connection the server closed while idle fails at once; the request never reached it.
-      if (retryable && req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined) {
-        exchangeOnce(url, method, headers, body, stop, false).then(resolve, reject);
-      } else reject(error);
+      const stale = req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined;
+      reject(stale ? new StaleConnection(error.message, { cause: error }) : error);
     });
     // Sent as a string, whose Content-Length node:http works out itself: it writes a head and a string body
     // in one write, a Buffer body in two.

@@ -19,7 +19,7 @@ import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
 import type { HeaderSet } from '../http/headers.js';
 import type { ApiProtocol } from '../http/post-graphql.js';
-import { inGraphQLSpan } from '../telemetry/telemetry.js';
+import * as diagnostics from '../common/diagnostics.js';
 
 /** What of an API's configuration reading its schema obeys (config/types.ts's ApiConfig has all of it). */
 export interface SchemaSettings {
@@ -161,9 +161,11 @@ async function fetchIntrospection(
   const { endpoint, headers } = target;
   // With telemetry on, the introspection is a GraphQL operation of its own span.
   const introspect = (query: string) =>
-    inGraphQLSpan({ type: 'query', name: 'IntrospectionQuery', api: target.api.config.name }, () =>
-      post(query),
-    );
+    diagnostics.graphqlOperation.tracePromise(() => post(query), {
+      type: 'query',
+      name: 'IntrospectionQuery',
+      api: target.api.config.name,
+    });
   const post = (query: string) =>
     postGraphQL({
       endpoint,

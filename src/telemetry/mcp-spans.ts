@@ -10,7 +10,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import * as names from './attributes.js';
-import type { McpRequestTrace, NetworkTransport } from './types.js';
+import type { NetworkTransport } from './types.js';
 import { bounded, extracted, type Tracing } from './tracing.js';
 import { isObject } from '../common/is-object.js';
 
@@ -56,7 +56,7 @@ export function startRequestSpan(
 }
 
 /** One request's span, ended once: by its response, its cancellation, or the connection's end. */
-export class RequestSpan implements McpRequestTrace {
+export class RequestSpan {
   readonly #tracing: Tracing;
   readonly #span: Span;
   readonly #context: Context;
@@ -112,16 +112,16 @@ export class RequestSpan implements McpRequestTrace {
     this.#context = trace.setSpan(parent, this.#span);
   }
 
+  /** Runs `fn` inside the request's span, so that what the handling starts (tool calls, requests) is its child. */
   run<T>(fn: () => T): T {
     return this.#tracing.contexts.with(this.#context, fn);
   }
 
-  end(response?: unknown, httpStatus?: number): void {
+  /** Ends the span with its response: a JSON-RPC error, or a tool result with isError, sets error.type. */
+  end(response: unknown): void {
     if (this.#ended) return;
-    const outcome = outcomeOf(this.#method, parsed(response));
-    const errorType =
-      outcome.errorType ?? (httpStatus !== undefined && httpStatus >= 400 ? String(httpStatus) : undefined);
-    this.#finish(errorType, outcome);
+    const outcome = outcomeOf(this.#method, isObject(response) ? response : undefined);
+    this.#finish(outcome.errorType, outcome);
   }
 
   /** Ends the span of a request that will get no response (cancelled, or its connection gone). */
@@ -205,25 +205,4 @@ function toolErrorType(result: Record<string, unknown>): string {
   const first = Array.isArray(result.content) ? (result.content[0] as unknown) : undefined;
   const text = isObject(first) && typeof first.text === 'string' ? first.text : '';
   return ERROR_CODE.exec(text)?.[1] ?? 'tool_error';
-}
-
-/**
- * The response as an object. A JSON text or bytes (remote mode's answer) is parsed only when it may be an error:
- * `"isError":true` or `"error":` appears unescaped only as an object's key (never inside a string), so an answer
- * without either is a success, read no further.
- */
-function parsed(response: unknown): Record<string, unknown> | undefined {
-  if (isObject(response) && !(response instanceof Uint8Array)) return response;
-  let text: string;
-  if (typeof response === 'string') text = response;
-  else if (response instanceof Uint8Array)
-    text = Buffer.from(response.buffer, response.byteOffset, response.length).toString('utf8');
-  else return undefined;
-  if (!text.includes('"isError":true') && !text.includes('"error":')) return undefined;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -8,13 +8,11 @@ import {
   createNoopMeter,
   diag,
   DiagLogLevel,
-  ROOT_CONTEXT,
   trace,
   type DiagLogFunction,
   type Meter,
   type TextMapPropagator,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   CompositePropagator,
   diagLogLevelFromString,
@@ -33,12 +31,13 @@ import {
 } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import * as diagnostics from '../common/diagnostics.js';
 import * as names from './attributes.js';
-import { startGraphQLSpan, startHttpSpan } from './client-spans.js';
-import { startRequestSpan } from './mcp-spans.js';
+import { ClientSpans } from './client-spans.js';
+import { Contexts } from './contexts.js';
 import type { Telemetry, TelemetryOptions, TelemetryPlan } from './types.js';
 import { traceServers } from './traced-transport.js';
-import { bounded, extracted, type Instruments, type Tracing } from './tracing.js';
+import { bounded, type Instruments, type Tracing } from './tracing.js';
 
 const SCOPE = 'graphql-mcp';
 
@@ -66,12 +65,11 @@ function logDiagnostics(env: NodeJS.ProcessEnv, options: TelemetryOptions): void
   );
 }
 
-/** Starts the providers `plan` asks for; `stopped` is called once they are shut down. */
+/** Starts the providers `plan` asks for, and subscribes to what the domain publishes. */
 export function createTelemetry(
   plan: TelemetryPlan,
   env: NodeJS.ProcessEnv,
   options: TelemetryOptions,
-  stopped: () => void,
 ): Telemetry {
   logDiagnostics(env, options);
   const resource = resourceOf(options.version);
@@ -90,42 +88,18 @@ export function createTelemetry(
     plan.metrics === undefined
       ? undefined
       : new MeterProvider({ resource, readers: [metricReader(plan.metrics, env)] });
-  const contexts = new AsyncLocalStorageContextManager().enable();
   const tracing: Tracing = {
     // Without traces, the API's tracer makes spans that record nothing but carry their parent's context on.
     tracer: tracerProvider?.getTracer(SCOPE, options.version) ?? trace.getTracer(SCOPE, options.version),
-    contexts,
+    contexts: new Contexts(),
     propagator: propagatorOf(plan),
     instruments: instrumentsOf(meterProvider?.getMeter(SCOPE, options.version) ?? createNoopMeter()),
     documents: options.documents ?? false,
   };
-  const { instruments } = tracing;
+  const unsubscribe = subscribe(tracing);
   let stopping: Promise<void> | undefined;
   return {
-    traceServers: (factory, network = 'pipe') => traceServers(factory, tracing, network),
-    request: (message, arrival) => {
-      const headers = { traceparent: arrival.traceparent, tracestate: arrival.tracestate };
-      return startRequestSpan(tracing, message, {
-        transport: 'tcp',
-        protocolVersion: arrival.protocolVersion,
-        sessionId: arrival.sessionId,
-        httpVersion: arrival.httpVersion,
-        // From the headers alone: whatever context the front happens to run in is not this request's.
-        ambient: extracted(tracing, ROOT_CONTEXT, headers),
-      });
-    },
-    graphql: (operation) => startGraphQLSpan(tracing, operation),
-    httpRequest: (method, url) => startHttpSpan(tracing, method, url),
-    mutationDecided: (outcome) => {
-      trace.getSpan(contexts.active())?.addEvent(names.MUTATION_DECISION_EVENT, {
-        [names.MUTATION_OUTCOME]: outcome,
-      });
-      instruments.mutationDecisions.add(1, { [names.MUTATION_OUTCOME]: outcome });
-    },
-    resultShortened: (tool) =>
-      instruments.resultsShortened.add(1, { [names.GEN_AI_TOOL_NAME]: bounded(tool) }),
-    requestRefused: (reason) =>
-      instruments.requestsRefused.add(1, { [names.REFUSAL_REASON]: bounded(reason) }),
+    traceServers: (factory, network) => traceServers(factory, tracing, network),
     flush: (deadlineMs = DEFAULT_DEADLINE_MS) =>
       withDeadline(
         Promise.all([tracerProvider?.forceFlush(), meterProvider?.forceFlush()]).then(() => undefined),
@@ -135,10 +109,43 @@ export function createTelemetry(
       (stopping ??= withDeadline(
         Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]).then(() => undefined),
         deadlineMs,
-      ).finally(() => {
-        contexts.disable();
-        stopped();
-      })),
+      ).finally(unsubscribe)),
+  };
+}
+
+/**
+ * Subscribes to the domain's diagnostics channels: the GraphQL operations and HTTP requests become spans (each
+ * started in the channel's bound store, so that what it starts is its child), decisions events and counts,
+ * shortened results and refused requests counts. Returns what unsubscribes again.
+ */
+function subscribe(tracing: Tracing): () => void {
+  const { store } = tracing.contexts;
+  const { instruments } = tracing;
+  const spans = new ClientSpans(tracing);
+  const decided = (outcome: unknown) => {
+    const attributes = { [names.MUTATION_OUTCOME]: bounded(String(outcome)) };
+    trace.getSpan(tracing.contexts.active())?.addEvent(names.MUTATION_DECISION_EVENT, attributes);
+    instruments.mutationDecisions.add(1, attributes);
+  };
+  const shortened = (tool: unknown) =>
+    instruments.resultsShortened.add(1, { [names.GEN_AI_TOOL_NAME]: bounded(String(tool)) });
+  const refused = (reason: unknown) =>
+    instruments.requestsRefused.add(1, { [names.REFUSAL_REASON]: bounded(String(reason)) });
+  diagnostics.graphqlOperation.start.bindStore(store, spans.graphqlStarted);
+  diagnostics.graphqlOperation.asyncEnd.subscribe(spans.ended);
+  diagnostics.httpRequest.start.bindStore(store, spans.httpStarted);
+  diagnostics.httpRequest.asyncEnd.subscribe(spans.ended);
+  diagnostics.mutationDecided.subscribe(decided);
+  diagnostics.resultShortened.subscribe(shortened);
+  diagnostics.requestRefused.subscribe(refused);
+  return () => {
+    diagnostics.graphqlOperation.start.unbindStore(store);
+    diagnostics.graphqlOperation.asyncEnd.unsubscribe(spans.ended);
+    diagnostics.httpRequest.start.unbindStore(store);
+    diagnostics.httpRequest.asyncEnd.unsubscribe(spans.ended);
+    diagnostics.mutationDecided.unsubscribe(decided);
+    diagnostics.resultShortened.unsubscribe(shortened);
+    diagnostics.requestRefused.unsubscribe(refused);
   };
 }
 

@@ -1,55 +1,15 @@
 // OpenTelemetry traces and metrics, off unless the standard OTEL_* variables ask for them. This module decides,
 // from the environment alone, and only then loads the implementation (otel.ts, a bundle of its own: with
-// telemetry off nothing of OpenTelemetry is read or compiled). The rest of the server sees the interface of
-// types.ts and holds `undefined` when telemetry is off, so that a call pays one optional chaining per call site
-// and allocates nothing.
-import { ToolError } from '../common/errors.js';
-import type {
-  GraphQLOperationInfo,
-  OtlpProtocol,
-  StartedTelemetry,
-  Telemetry,
-  TelemetryOptions,
-  TelemetryPlan,
-} from './types.js';
+// telemetry off nothing of OpenTelemetry is read or compiled). The domain knows nothing of it: it publishes
+// what happens on diagnostics channels (common/diagnostics.ts), which the running telemetry subscribes to; the
+// transports, where it is attached, wrap their MCP servers with it.
+import type { OtlpProtocol, StartedTelemetry, TelemetryOptions, TelemetryPlan } from './types.js';
 
 export type * from './types.js';
 
-let active: Telemetry | undefined;
-
 /**
- * The process's telemetry, or undefined when it is off. One per process, like the exporters behind it: the HTTP
- * client and the tools read it where they need it rather than having it passed through every layer.
- */
-export function activeTelemetry(): Telemetry | undefined {
-  return active;
-}
-
-/**
- * Runs `send`, the requests of one GraphQL operation, in the operation's span when telemetry is on: the span ends
- * with the code of what it throws (a ToolError's), or with what `failureOf` makes of its answer.
- */
-export async function inGraphQLSpan<T>(
-  operation: GraphQLOperationInfo,
-  send: () => Promise<T>,
-  failureOf?: (answer: T) => string | undefined,
-): Promise<T> {
-  const trace = active?.graphql(operation);
-  if (trace === undefined) return send();
-  let answer: T;
-  try {
-    answer = await trace.run(send);
-  } catch (error) {
-    trace.end(error instanceof ToolError ? error.code : 'error');
-    throw error;
-  }
-  trace.end(failureOf?.(answer));
-  return answer;
-}
-
-/**
- * Starts telemetry when `env` asks for it, and makes it the process's. `env` is the process's environment: the
- * SDK's exporters read their own variables (endpoint, headers, timeout, compression) from it too.
+ * Starts telemetry when `env` asks for it. `env` is the process's environment: the SDK's exporters read their
+ * own variables (endpoint, headers, timeout, compression) from it too.
  */
 export async function startTelemetry(
   env: NodeJS.ProcessEnv,
@@ -60,11 +20,7 @@ export async function startTelemetry(
     return { telemetry: undefined, warnings: plan.warnings };
   }
   const { createTelemetry } = await import('./otel.js');
-  const telemetry = createTelemetry(plan, env, options, () => {
-    if (active === telemetry) active = undefined;
-  });
-  active = telemetry;
-  return { telemetry, warnings: plan.warnings };
+  return { telemetry: createTelemetry(plan, env, options), warnings: plan.warnings };
 }
 
 const SIGNALS = { traces: 'TRACES', metrics: 'METRICS' } as const;
@@ -78,8 +34,14 @@ const SIGNALS = { traces: 'TRACES', metrics: 'METRICS' } as const;
 export function telemetryPlan(env: NodeJS.ProcessEnv): TelemetryPlan {
   const warnings: string[] = [];
   const propagators = propagatorsOf(env, warnings);
-  if (value(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') {
-    return { traces: undefined, metrics: undefined, propagators, warnings };
+  // The specification: only "true", in any case, disables the SDK; any other value leaves it on.
+  const disabled = value(env, 'OTEL_SDK_DISABLED')?.toLowerCase();
+  if (disabled === 'true') return { traces: undefined, metrics: undefined, propagators, warnings };
+  if (disabled !== undefined && disabled !== 'false') {
+    warnings.push(
+      `telemetry: OTEL_SDK_DISABLED=${disabled.slice(0, 20)} does not turn telemetry off: only "true" does ` +
+        '(as the OpenTelemetry specification reads it); set OTEL_SDK_DISABLED=true to turn it off',
+    );
   }
   const traces = signalPlan(env, 'traces', warnings);
   const metrics = signalPlan(env, 'metrics', warnings);
@@ -109,12 +71,21 @@ function signalPlan(
         `over OTLP (otlp) or not at all (none), and never to stdout, which carries the protocol`,
     );
   }
-  const endpoint =
-    value(env, `OTEL_EXPORTER_OTLP_${SIGNAL}_ENDPOINT`) ?? value(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const own = `OTEL_EXPORTER_OTLP_${SIGNAL}_ENDPOINT`;
+  const endpointVariable = value(env, own) !== undefined ? own : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const endpoint = value(env, endpointVariable);
   const wanted = exporters.includes('none')
     ? false
     : exporters.includes('otlp') || (exporters.length === 0 && endpoint !== undefined);
   if (!wanted) return undefined;
+  // An endpoint that is not a URL would only ever say "export timed out": said here, at start-up, instead.
+  if (endpoint !== undefined && !isHttpUrl(endpoint)) {
+    warnings.push(
+      `telemetry: ${endpointVariable} is not an http(s) URL (e.g. http://otel-collector:4318), so ${signal} are ` +
+        'not exported',
+    );
+    return undefined;
+  }
   const variable = value(env, `OTEL_EXPORTER_OTLP_${SIGNAL}_PROTOCOL`)
     ? `OTEL_EXPORTER_OTLP_${SIGNAL}_PROTOCOL`
     : 'OTEL_EXPORTER_OTLP_PROTOCOL';
@@ -143,6 +114,15 @@ function propagatorsOf(env: NodeJS.ProcessEnv, warnings: string[]): TelemetryPla
   }
   if (names.includes('none')) return [];
   return (['tracecontext', 'baggage'] as const).filter((name) => names.includes(name));
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** An OTEL_* variable's value, trimmed; an empty one counts as unset, as the OpenTelemetry specification says. */

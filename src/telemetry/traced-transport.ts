@@ -1,15 +1,15 @@
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import type {
   JSONRPCMessage,
   McpServer,
-  McpServerFactory,
   MessageExtraInfo,
   Server,
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { startRequestSpan, type RequestSpan } from './mcp-spans.js';
-import type { NetworkTransport } from './types.js';
-import type { Tracing } from './tracing.js';
+import type { AnyServerFactory, NetworkTransport } from './types.js';
+import { extracted, type Tracing } from './tracing.js';
 
 // Every MCP request a server instance answers, as a SERVER span: a Transport around the one the instance is
 // connected to, which starts the span when a request comes in, hands the request to the instance inside the
@@ -24,24 +24,35 @@ import type { Tracing } from './tracing.js';
 // runs in (the protocol layer defers the handler with a promise, which keeps the current context).
 
 /**
- * The factory, its servers connecting through a TracedTransport. serveStdio calls `connect` on each instance it
- * makes (the connection's, and a `server/discover` probe's) with the instance's own transport.
+ * The factory, its servers connecting through a TracedTransport: on stdio, serveStdio calls `connect` on each
+ * instance it makes (the connection's, and a `server/discover` probe's) with the instance's own transport; in
+ * remote mode the SDK's handler, or our 2025 leg, connects each request's instance to the request's transport.
+ * Remote mode's context may say the HTTP version the request came in (`httpVersion`).
  */
-export function traceServers(
-  factory: McpServerFactory,
+export function traceServers<F extends AnyServerFactory>(
+  factory: F,
   tracing: Tracing,
   network: NetworkTransport,
-): McpServerFactory {
-  const traced = <T extends McpServer | Server>(server: T): T => {
-    const connectable = server as { connect(transport: Transport): Promise<void> };
-    const connect = connectable.connect.bind(server);
-    connectable.connect = (transport) => connect(new TracedTransport(transport, tracing, network));
-    return server;
-  };
-  return (context) => {
+): F {
+  const traceable = (context: unknown) => {
+    const httpVersion = (context as { httpVersion?: unknown } | undefined)?.httpVersion;
+    const origin = { network, httpVersion: typeof httpVersion === 'string' ? httpVersion : undefined };
+    const traced = <T extends McpServer | Server>(server: T): T => {
+      const connectable = server as { connect(transport: Transport): Promise<void> };
+      const connect = connectable.connect.bind(server);
+      connectable.connect = (transport) => connect(new TracedTransport(transport, tracing, origin));
+      return server;
+    };
     const made = factory(context);
     return made instanceof Promise ? made.then(traced) : traced(made);
   };
+  return traceable as F;
+}
+
+/** What carries a server's messages. */
+interface Carrier {
+  readonly network: NetworkTransport;
+  readonly httpVersion: string | undefined;
 }
 
 /**
@@ -55,16 +66,16 @@ class TracedTransport implements Transport {
 
   readonly #inner: Transport;
   readonly #tracing: Tracing;
-  readonly #network: NetworkTransport;
+  readonly #carrier: Carrier;
   /** The spans of the requests not answered yet, by JSON-RPC id. */
   readonly #pending = new Map<string | number, RequestSpan>();
   /** The version a 2025 initialize negotiated (a 2026 request claims its own in `_meta`). */
   #protocolVersion: string | undefined;
 
-  constructor(inner: Transport, tracing: Tracing, network: NetworkTransport) {
+  constructor(inner: Transport, tracing: Tracing, carrier: Carrier) {
     this.#inner = inner;
     this.#tracing = tracing;
-    this.#network = network;
+    this.#carrier = carrier;
     inner.onmessage = (message, extra) => this.#receive(message, extra);
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
@@ -115,10 +126,23 @@ class TracedTransport implements Transport {
   };
 
   #receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    // Over HTTP, what the request's headers say: its trace context (the parent when `_meta` has none), its
+    // protocol version and its session.
+    const headers = extra?.request?.headers;
+    const header = (name: string) => headers?.get(name) ?? undefined;
+    const ambient =
+      headers === undefined
+        ? undefined
+        : extracted(this.#tracing, ROOT_CONTEXT, {
+            traceparent: header('traceparent'),
+            tracestate: header('tracestate'),
+          });
     const span = startRequestSpan(this.#tracing, message, {
-      transport: this.#network,
-      protocolVersion: this.#protocolVersion,
-      sessionId: this.#inner.sessionId,
+      transport: this.#carrier.network,
+      protocolVersion: this.#protocolVersion ?? header('mcp-protocol-version'),
+      sessionId: this.#inner.sessionId ?? header('mcp-session-id'),
+      httpVersion: this.#carrier.httpVersion,
+      ambient,
     });
     if (span === undefined) {
       this.#cancelled(message);

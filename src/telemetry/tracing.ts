@@ -1,12 +1,12 @@
 import type {
   Context,
-  ContextManager,
   Counter,
   Histogram,
   TextMapGetter,
   TextMapPropagator,
   Tracer,
 } from '@opentelemetry/api';
+import type { Contexts } from './contexts.js';
 
 /**
  * What the spans and measures of this server are made with: the tracer, its own context manager (never the
@@ -14,7 +14,7 @@ import type {
  */
 export interface Tracing {
   readonly tracer: Tracer;
-  readonly contexts: ContextManager;
+  readonly contexts: Contexts;
   readonly propagator: TextMapPropagator;
   readonly instruments: Instruments;
   /** Whether graphql.document is recorded (the operator's opt-in). */

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ApiConfig } from '../config/types.js';
-import { activeTelemetry } from '../telemetry/telemetry.js';
+import * as diagnostics from '../common/diagnostics.js';
 import { fitResponse, shapeNote } from '../graphql/result-shape.js';
 import { redactionNote, type Redactor } from '../redaction/redactor.js';
 import { boundedNote, notesRoom, withNotes } from './notes.js';
@@ -40,7 +40,7 @@ export async function graphqlResult(
       shaped = { ...shaped, maxChars: config.maxResultChars };
   }
   if (shaped !== undefined) {
-    activeTelemetry()?.resultShortened(tool);
+    diagnostics.resultShortened.publish(tool);
     result = shaped.value;
     const note = boundedNote(
       shapeNote(shaped, config.maxResultChars, '--maxResultChars', SHAPE_NOTE_CHARS),

@@ -16,7 +16,7 @@ import { hintsForMessages, validateDocument } from '../graphql/validate.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { PersistedDocument } from '../http/persisted.js';
 import { postGraphQL, wholeDocumentRefused, type GraphQLResponse } from '../http/post-graphql.js';
-import { activeTelemetry, inGraphQLSpan } from '../telemetry/telemetry.js';
+import * as diagnostics from '../common/diagnostics.js';
 import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
 import { jsonLengthAtLeast } from '../common/json-length.js';
@@ -185,7 +185,7 @@ async function execute(
   if (plan.mutates && plan.ask && plan.confirm !== undefined) {
     const decision = await decide(plan, plan.confirm, call, cost);
     outcome = decision.outcome;
-    activeTelemetry()?.mutationDecided(outcome);
+    diagnostics.mutationDecided.publish(outcome);
     if (decision.kind !== 'run') audit(plan, { decision: outcome, sent: false });
     if (decision.kind === 'ask') return decision.result;
     if (decision.kind === 'refuse') throw decision.error;
@@ -239,7 +239,7 @@ async function request(
       checkHop: target.checkHop,
       redact: (text) => call.hide.text(text),
     });
-  const span = {
+  const event: diagnostics.GraphQLOperationEvent = {
     type: operation.operation,
     name: operationName ?? operation.name?.value,
     document: document.text,
@@ -247,9 +247,12 @@ async function request(
     cost: cost.total,
   };
   try {
-    return await inGraphQLSpan(span, send, ({ result }) =>
-      Array.isArray(result.errors) && (result.data ?? null) === null ? 'graphql_error' : undefined,
-    );
+    return await diagnostics.graphqlOperation.tracePromise(async () => {
+      const answer = await send();
+      const { result } = answer;
+      if (Array.isArray(result.errors) && (result.data ?? null) === null) event.failure = 'graphql_error';
+      return answer;
+    }, event);
   } catch (error) {
     if (plan.mutates) {
       audit(plan, {

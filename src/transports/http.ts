@@ -14,11 +14,10 @@ import { SharedToken } from '../auth/shared-token.js';
 import { BUILT_IN_TOOLS, type ApiConfig, type ServerConfig } from '../config/types.js';
 import { principalOf } from '../auth/principal.js';
 import { HeaderError } from '../http/headers.js';
-import type { PromptDefinition } from '../prompts/prompt.js';
 import { operationTools, type Api } from '../api/api.js';
 import { createServer } from '../server/create-server.js';
 import { StoreUnavailable, type Store } from '../store/store.js';
-import { activeTelemetry } from '../telemetry/telemetry.js';
+import * as diagnostics from '../common/diagnostics.js';
 import type { Askability } from '../tools/confirmation.js';
 import { requestCredentials, type RequestCredentials } from '../call/credentials.js';
 import { apiTarget, callTarget, type CallTarget } from '../call/target.js';
@@ -26,18 +25,18 @@ import { ToolError } from '../common/errors.js';
 import type { FrontTarget } from '../tools/context.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { hostProblem } from './host-check.js';
-import { createExchange, headerText, type Caller, type Exchange, type Written } from './mcp-exchange.js';
+import {
+  createExchange,
+  headerText,
+  type Caller,
+  type Exchange,
+  type ServerFactory,
+} from './mcp-exchange.js';
+import type { Running, Serving } from './serving.js';
 import { Questions } from './questions.js';
 import * as reply from './replies.js';
 import { describeCall, logRequest, type LogEntry } from './request-log.js';
 import { askerOf, Sessions, type SessionReading } from './session.js';
-
-/** A running remote-mode server. */
-export interface RunningHttpServer {
-  readonly url: string;
-  /** Stops accepting, lets calls in flight finish (within their deadlines), then resolves. */
-  shutdown(): Promise<void>;
-}
 
 /**
  * Serves MCP over Streamable HTTP at /mcp through the SDK's handler (mcp-exchange.ts): the 2026-07-28
@@ -46,13 +45,11 @@ export interface RunningHttpServer {
  * it, ours: the steps of `Front.handle`, and one request-log line per request.
  */
 export async function serveHttp(
-  apis: readonly Api[],
-  settings: ServerConfig,
-  store: Store,
+  serving: Serving,
   log: (line: string) => void,
-  prompts: readonly PromptDefinition[] = [],
-): Promise<RunningHttpServer> {
-  const front = new Front(apis, settings, store, log, prompts);
+): Promise<Running & { url: string }> {
+  const front = new Front(serving, log);
+  const { settings, started } = serving;
   const server = createHttpServer((req, res) => front.serve(req, res, server));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -60,9 +57,10 @@ export async function serveHttp(
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}/mcp`;
   // Calls in flight end within their deadlines: the longest of the APIs', and a second more.
-  const graceMs = Math.max(...apis.map((api) => api.config.timeout)) + 1_000;
-  return { url: `http://${host}:${address.port}/mcp`, shutdown: () => front.shutdown(server, graceMs) };
+  const graceMs = Math.max(...started.apis.map((api) => api.config.timeout)) + 1_000;
+  return { url, description: `at ${url}`, graceMs, shutdown: () => front.shutdown(server, graceMs) };
 }
 
 /** Remote mode's front: what every request goes through before the SDK's handler, as named steps. */
@@ -80,13 +78,14 @@ class Front {
   readonly #configs: readonly ApiConfig[];
   #shuttingDown = false;
 
+  private readonly apis: readonly Api[];
+
   constructor(
-    private readonly apis: readonly Api[],
-    settings: ServerConfig,
-    store: Store,
+    serving: Serving,
     private readonly log: (line: string) => void,
-    prompts: readonly PromptDefinition[],
   ) {
+    const { settings, store, prompts, telemetry } = serving;
+    const apis = (this.apis = serving.started.apis);
     this.#settings = settings;
     this.#store = store;
     // Without --stateKey, a key of this process: a session minted by one replica is foreign at another.
@@ -104,23 +103,22 @@ class Front {
     this.#bounds = new Bounds(settings.http.maxInFlight);
     this.#operationApis = new Map(operationTools(apis));
     this.#configs = apis.map((api) => api.config);
-    this.#exchange = createExchange(
-      ({ era, authInfo, session, call }) =>
-        createServer(apis, settings, store, {
-          era,
-          log,
-          prompts,
-          allowTool: this.#toolFilter(authInfo),
-          ...(session !== undefined && { askability: askabilityOf(session) }),
-          ...(call !== undefined && { credentials: call.credentials, target: call.target }),
-        }),
-      {
-        maxRequestBodySize: MAX_BODY_BYTES,
-        sessions: this.#sessions,
-        questions: this.#questions,
-        keepAliveMs: settings.http.keepAlive * 1000,
-      },
-    );
+    const factory: ServerFactory = ({ era, authInfo, session, call }) =>
+      createServer(apis, settings, store, {
+        era,
+        log,
+        prompts,
+        allowTool: this.#toolFilter(authInfo),
+        ...(session !== undefined && { askability: askabilityOf(session) }),
+        ...(call !== undefined && { credentials: call.credentials, target: call.target }),
+      });
+    // With telemetry on, each request's server is traced: a span per request, the tool's spans under it.
+    this.#exchange = createExchange(telemetry?.traceServers(factory, 'tcp') ?? factory, {
+      maxRequestBodySize: MAX_BODY_BYTES,
+      sessions: this.#sessions,
+      questions: this.#questions,
+      keepAliveMs: settings.http.keepAlive * 1000,
+    });
   }
 
   /** Answers one request, and logs it when its response closes. */
@@ -159,7 +157,7 @@ class Front {
     const place = this.#bounds.take();
     if (place === undefined) {
       req.resume();
-      activeTelemetry()?.requestRefused('in_flight');
+      diagnostics.requestRefused.publish('in_flight');
       return reply.busy(this.#settings.http.maxInFlight);
     }
     try {
@@ -179,7 +177,7 @@ class Front {
   ): Promise<reply.Reply | undefined> {
     const body = await place.read(req);
     if ('reply' in body) {
-      if (body.bound !== undefined) activeTelemetry()?.requestRefused(body.bound);
+      if (body.bound !== undefined) diagnostics.requestRefused.publish(body.bound);
       return body.reply;
     }
     // JSON-RPC batches left MCP in 2025-06-18: one message per request, so that one log line tells its method.
@@ -213,20 +211,8 @@ class Front {
         : undefined;
     if (refusal !== undefined) return reply.refused(refusal);
     const caller: Caller = { ...asking, call: { credentials, target } };
-    // With telemetry on, the request's SERVER span, its context from the HTTP traceparent or the message's _meta.
-    const trace = activeTelemetry()?.request(body.message, {
-      traceparent: headerText(req, 'traceparent'),
-      tracestate: headerText(req, 'tracestate'),
-      protocolVersion: headerText(req, 'mcp-protocol-version'),
-      httpVersion: req.httpVersion,
-    });
-    if (trace === undefined) return void (await this.#exchange(req, res, body.message, caller));
-    let written: Written | undefined;
-    try {
-      written = await trace.run(() => this.#exchange(req, res, body.message, caller));
-    } finally {
-      trace.end(written?.body, written?.status ?? 500);
-    }
+    await this.#exchange(req, res, body.message, caller);
+    return undefined;
   }
 
   /** Who makes a request: the authenticated caller, its session (2025 era), and who may answer what it asks. */

@@ -52,6 +52,8 @@ export type ServerFactory = (
   context: Parameters<McpServerFactory>[0] & {
     readonly session?: SessionReading;
     readonly call?: RequestCall | undefined;
+    /** The HTTP version the request came in (1.1, 2), for telemetry. */
+    readonly httpVersion?: string;
   },
 ) => McpServer | Promise<McpServer>;
 
@@ -83,9 +85,9 @@ export interface ExchangeOptions {
 export function createExchange(factory: ServerFactory, options: ExchangeOptions): Exchange {
   // The SDK hands the factory the very Request it was given: that is how a modern request's server gets what
   // the front worked out for it.
-  const calls = new WeakMap<Request, RequestCall>();
+  const arrivals = new WeakMap<Request, { call?: RequestCall | undefined; httpVersion: string }>();
   const modernFactory: McpServerFactory = (context) =>
-    factory({ ...context, call: context.requestInfo && calls.get(context.requestInfo) });
+    factory({ ...context, ...(context.requestInfo && arrivals.get(context.requestInfo)) });
   const modern = createMcpHandler(modernFactory, {
     legacy: 'reject',
     maxRequestBodySize: options.maxRequestBodySize,
@@ -95,6 +97,7 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
   /** A 2025-era request: its answer, and the server to close once the answer is written. */
   async function legacy(
     request: Request,
+    httpVersion: string,
     gone: AbortSignal,
     message: unknown,
     caller: Caller,
@@ -106,6 +109,7 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
       requestInfo: request,
       session,
       call,
+      httpVersion,
       ...(authInfo && { authInfo }),
     });
     const asking = method === 'tools/call' && session.kind === 'session' && session.session.elicitation;
@@ -147,14 +151,20 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
     if (route.kind !== 'legacy') {
       const { authInfo } = caller;
       const request = webRequest(req, gone.signal);
-      if (caller.call !== undefined) calls.set(request, caller.call);
+      arrivals.set(request, { call: caller.call, httpVersion: req.httpVersion });
       const response = await modern.fetch(request, {
         parsedBody: message,
         ...(authInfo && { authInfo }),
       });
       return write(response, res, gone.signal);
     }
-    const { response, server, headers } = await legacy(webRequest(req), gone.signal, message, caller);
+    const { response, server, headers } = await legacy(
+      webRequest(req),
+      req.httpVersion,
+      gone.signal,
+      message,
+      caller,
+    );
     try {
       return await write(response, res, gone.signal, headers);
     } finally {

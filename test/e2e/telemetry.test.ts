@@ -4,12 +4,16 @@
 // request's _meta.traceparent (or the HTTP traceparent header), the traceparent the GraphQL API received, the
 // metrics, and no configured secret in any exported byte.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
+import { LegacyClient } from '../fixtures/legacy-client.ts';
 import { CLI } from '../fixtures/mcp.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.ts';
 
@@ -157,5 +161,98 @@ describe('telemetry in remote mode', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('telemetry holds no secret and forwards nothing of the client but the trace', () => {
+  const PATH_SECRET = 'pathSecret7Qk2Vz9Wm4';
+  let receiver: OtlpReceiver;
+  let client: Client;
+  let dir: string;
+  before(async () => {
+    receiver = await startOtlpReceiver();
+    dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-otel-'));
+    const config = join(dir, 'apis.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ apis: { library: { endpoint: `${api.url}/\${env:PATH_SECRET}` } } }),
+    );
+    client = new Client({ name: 'otel-secret-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, `--config=${config}`],
+        env: { PATH: process.env.PATH ?? '', PATH_SECRET, ...OTEL(receiver, 'http/protobuf') },
+        stderr: 'ignore',
+      }),
+    );
+  });
+  after(async () => {
+    await client?.close();
+    await receiver?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('MUST NOT export a part of the endpoint that ${env:…} filled in: url.full holds [redacted] instead', async () => {
+    const before = api.requests.length;
+    const result = await client.callTool({ name: 'graphql_query', arguments: { query: QUERY } });
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    assert.equal(api.requests.at(-1)?.path, `/graphql/${PATH_SECRET}`, 'the API got the real path');
+    assert.ok(api.requests.length > before);
+    const spans = await spansWhen(receiver, (all) => all.some((span) => span.kind === 'CLIENT'));
+    const http = spans.find((span) => span.kind === 'CLIENT')!;
+    assert.match(String(http.attributes['url.full']), /\/graphql\/\[redacted\]$/);
+    await client.callTool({ name: 'graphql_introspect', arguments: {} });
+    await spansWhen(receiver, (all) =>
+      all.some((span) => span.attributes['graphql.operation.name'] === 'IntrospectionQuery'),
+    );
+    const bytes = Buffer.concat(receiver.exports.map((each) => each.body)).toString('latin1');
+    assert.ok(!bytes.includes(PATH_SECRET), 'an export holds the path secret');
+    assert.ok(!bytes.includes(PATH_SECRET.slice(0, 10)), 'an export holds a part of the path secret');
+  });
+
+  test("MUST NOT forward the client's tracestate to the API: the traceparent alone joins the trace", async () => {
+    const result = await client.callTool({
+      name: 'graphql_query',
+      arguments: { query: QUERY },
+      _meta: { traceparent: PARENT, tracestate: 'vendor=client-secret-state' },
+    });
+    assert.notEqual(result.isError, true);
+    const received = api.requests.at(-1)!;
+    assert.match(String(received.headers.traceparent), new RegExp(`^00-${TRACE_ID}-`));
+    assert.equal(received.headers.tracestate, undefined);
+  });
+});
+
+describe('telemetry in remote mode records what 2025 clients that can be asked see', () => {
+  let receiver: OtlpReceiver;
+  let remote: HttpMcpProcess;
+  before(async () => {
+    receiver = await startOtlpReceiver();
+    remote = await startHttpMcp([`--endpoint=${api.url}`], OTEL(receiver, 'http/protobuf'));
+  });
+  after(async () => {
+    await remote?.stop();
+    await receiver?.close();
+  });
+
+  test('a failed call answered on the SSE stream of a client that declared elicitation is a failure, with its session id', async () => {
+    const client = await LegacyClient.connect(remote.url);
+    const call = client.call('graphql_query', { query: '{ books(' });
+    const response = await call.response;
+    assert.match(JSON.stringify(response), /SYNTAX_ERROR/);
+    const spans = await spansWhen(receiver, (all) =>
+      all.some((span) => span.name === 'tools/call graphql_query'),
+    );
+    const server = spans.find((span) => span.name === 'tools/call graphql_query')!;
+    assert.equal(server.attributes['error.type'], 'SYNTAX_ERROR');
+    assert.equal(server.status.code, 'ERROR');
+    assert.equal(server.attributes['mcp.session.id'], client.sessionId);
+    for (let waited = 0; waited < 5_000; waited += 100) {
+      const points = receiver.metric('mcp.server.operation.duration')?.points ?? [];
+      if (points.some((point) => point.attributes['error.type'] === 'SYNTAX_ERROR')) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.fail('the duration metric did not count the call as failed');
   });
 });

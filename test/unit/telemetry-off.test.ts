@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { startOtlpReceiver, type OtlpReceiver } from '../fixtures/otlp-receiver.ts';
 
 // Off means off: a process whose environment does not ask for telemetry loads no OpenTelemetry module and
-// exports nothing. Each case runs in a child process of its own, which starts telemetry as the server does, handles
-// a request if telemetry is on, stops, and reports which modules it loaded; the receiver's count is read once
+// exports nothing. Each case runs in a child process of its own, which starts telemetry as the server does, publishes
+// a GraphQL operation as the domain does, stops, and reports which modules it loaded; the receiver's count is read once
 // the child has exited.
 
 const run = promisify(execFile);
@@ -14,8 +14,9 @@ const run = promisify(execFile);
 const CHILD = `
 import { createRequire } from 'node:module';
 import { startTelemetry } from ${JSON.stringify(new URL('../../src/telemetry/telemetry.ts', import.meta.url).pathname)};
+import { graphqlOperation } from ${JSON.stringify(new URL('../../src/common/diagnostics.ts', import.meta.url).pathname)};
 const { telemetry } = await startTelemetry(process.env, { version: '1.0.0', log: () => undefined });
-telemetry?.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {})?.end();
+await graphqlOperation.tracePromise(async () => undefined, { type: 'query', name: 'Probe' });
 await telemetry?.shutdown(5000);
 const loaded = Object.keys(createRequire(import.meta.url).cache).filter((path) => path.includes('@opentelemetry'));
 process.stdout.write(JSON.stringify({ on: telemetry !== undefined, loaded: loaded.length }));
@@ -57,6 +58,6 @@ describe('telemetry off', () => {
     const report = await child({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
     assert.equal(report.on, true);
     assert.ok(report.loaded > 0);
-    assert.ok(receiver.spans.some((span) => span.name === 'tools/list'));
+    assert.ok(receiver.spans.some((span) => span.attributes['graphql.operation.name'] === 'Probe'));
   });
 });

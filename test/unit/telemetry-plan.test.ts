@@ -59,6 +59,40 @@ describe('telemetryPlan', () => {
     );
   });
 
+  test('OTEL_SDK_DISABLED other than true or false leaves telemetry on, with a warning naming the value that does', () => {
+    for (const value of ['1', 'yes', 'TRUE ']) {
+      const plan = telemetryPlan({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_SDK_DISABLED: value });
+      if (value.trim().toLowerCase() === 'true') {
+        assert.equal(plan.traces, undefined);
+        continue;
+      }
+      assert.equal(plan.traces, 'http/protobuf', `OTEL_SDK_DISABLED=${value}`);
+      assert.equal(plan.warnings.length, 1);
+      assert.match(plan.warnings[0]!, /OTEL_SDK_DISABLED=\S+ does not turn telemetry off: only "true" does/);
+    }
+    assert.deepEqual(
+      telemetryPlan({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_SDK_DISABLED: 'false' }).warnings,
+      [],
+    );
+  });
+
+  test('an endpoint that is not an http(s) URL turns its signal off with a warning naming the variable, not its value', () => {
+    const plan = telemetryPlan({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318?token=s3cret-value' });
+    assert.deepEqual([plan.traces, plan.metrics], [undefined, undefined]);
+    assert.equal(plan.warnings.length, 2);
+    assert.match(
+      plan.warnings[0]!,
+      /^telemetry: OTEL_EXPORTER_OTLP_ENDPOINT is not an http\(s\) URL .* so traces are not exported$/,
+    );
+    assert.ok(plan.warnings.every((warning) => !warning.includes('s3cret')));
+    const own = telemetryPlan({
+      OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT,
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'not a url',
+    });
+    assert.deepEqual([own.traces, own.metrics], ['http/protobuf', undefined]);
+    assert.match(own.warnings[0]!, /OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is not an http\(s\) URL/);
+  });
+
   test('an empty variable counts as unset', () => {
     assert.deepEqual(signals({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ', OTEL_TRACES_EXPORTER: '' }), {
       traces: undefined,

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { activeTelemetry, startTelemetry, type Telemetry } from '../../src/telemetry/telemetry.ts';
+import * as diagnostics from '../../src/common/diagnostics.ts';
+import { startTelemetry, type Telemetry } from '../../src/telemetry/telemetry.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.ts';
 
 // Remote mode's entry point: an HTTP front, as graphql-mcp's does it (the body read and parsed in front, then
-// the SDK's createMcpHandler), that starts the request's span with `telemetry.request`, runs the exchange inside
-// it and ends it with the answer. The SDK's real client over Streamable HTTP, the real exporter, a receiver.
+// the SDK's createMcpHandler, whose servers the telemetry wraps as it wraps stdio's: `traceServers`, network
+// tcp). The SDK's real client over Streamable HTTP, the real exporter, a receiver.
 
 const HEADER_TRACE = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const HEADER_SPAN = 'bbbbbbbbbbbbbbbb';
@@ -23,10 +24,10 @@ function factory() {
     { capabilities: { tools: {} } },
   );
   server.registerTool('graphql_query', { description: 'Runs a query.' }, async () => {
-    const operation = activeTelemetry()?.graphql({ type: 'query' });
     // Something asynchronous inside the operation, as the HTTP request is.
-    await operation?.run(() => new Promise((resolve) => setImmediate(resolve)));
-    operation?.end();
+    await diagnostics.graphqlOperation.tracePromise(() => new Promise((resolve) => setImmediate(resolve)), {
+      type: 'query',
+    });
     return { content: [{ type: 'text', text: '{"data":{}}' }] };
   });
   server.registerTool('timeout', { description: 'Times out.' }, () => ({
@@ -36,14 +37,14 @@ function factory() {
   return server;
 }
 
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
-
 /** The front: the body parsed, the request traced around the SDK's handler, the answer written and recorded. */
 async function startFront(telemetry: Telemetry): Promise<{ url: string; server: Server }> {
-  const handler = createMcpHandler(factory);
+  const versions = new WeakMap<Request, string>();
+  // As graphql-mcp's exchange does: the request's HTTP version in the context of its server's factory.
+  const traced = telemetry.traceServers(factory as (context: unknown) => McpServer, 'tcp');
+  const handler = createMcpHandler((context) =>
+    traced({ ...context, httpVersion: context.requestInfo && versions.get(context.requestInfo) }),
+  );
   const server = createServer((req, res) => {
     void (async () => {
       const chunks: Buffer[] = [];
@@ -54,22 +55,11 @@ async function startFront(telemetry: Telemetry): Promise<{ url: string; server: 
       for (const [name, value] of Object.entries(req.headers)) {
         if (typeof value === 'string' && name !== 'content-length') headers.set(name, value);
       }
-      const exchange = async () => {
-        const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers });
-        const response = await handler.fetch(request, message === undefined ? {} : { parsedBody: message });
-        const body = Buffer.from(await response.arrayBuffer());
-        res.writeHead(response.status, Object.fromEntries(response.headers)).end(body);
-        return { body, status: response.status };
-      };
-      const span = telemetry.request(message, {
-        traceparent: header(req, 'traceparent'),
-        tracestate: header(req, 'tracestate'),
-        protocolVersion: header(req, 'mcp-protocol-version'),
-        httpVersion: req.httpVersion,
-      });
-      if (span === undefined) return void (await exchange());
-      const { body, status } = await span.run(exchange);
-      span.end(body, status);
+      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers });
+      versions.set(request, req.httpVersion);
+      const response = await handler.fetch(request, message === undefined ? {} : { parsedBody: message });
+      const body = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, Object.fromEntries(response.headers)).end(body);
     })();
   });
   server.listen(0, '127.0.0.1');
@@ -107,9 +97,9 @@ describe('telemetry in remote mode, through the HTTP front', () => {
       _meta: { traceparent: `00-${META_TRACE}-${META_SPAN}-01` },
     });
     await client.callTool({ name: 'timeout', arguments: {} });
-    telemetry.requestRefused('in_flight');
-    telemetry.requestRefused('in_flight');
-    telemetry.requestRefused('body_too_large');
+    diagnostics.requestRefused.publish('in_flight');
+    diagnostics.requestRefused.publish('in_flight');
+    diagnostics.requestRefused.publish('body_too_large');
     await client.close();
     await telemetry.flush();
     spans = receiver.spans;

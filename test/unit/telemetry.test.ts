@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -8,12 +8,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod/v4';
-import {
-  activeTelemetry,
-  startTelemetry,
-  type OtlpProtocol,
-  type Telemetry,
-} from '../../src/telemetry/telemetry.ts';
+import * as diagnostics from '../../src/common/diagnostics.ts';
+import { HeaderSet } from '../../src/http/headers.ts';
+import { postGraphQL } from '../../src/http/post-graphql.ts';
+import { startTelemetry, type OtlpProtocol, type Telemetry } from '../../src/telemetry/telemetry.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.ts';
 
 // The telemetry of a real McpServer of the SDK, served by the SDK's serveStdio through the traced factory, called
@@ -61,21 +59,21 @@ async function startApi(): Promise<{ url: URL; received: IncomingHttpHeaders[]; 
   return { url: new URL(`http://127.0.0.1:${port}/graphql?key=${SECRETS.queryValue}`), received, server };
 }
 
-/** One POST as the server's HTTP client sends it, traced with the process's telemetry. */
-function post(url: URL, headers: Record<string, string>, body: string): Promise<number> {
-  const trace = activeTelemetry()?.httpRequest('POST', url);
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...headers, ...trace?.headers } }, (res) => {
-      trace?.end(res.statusCode);
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      trace?.end(undefined, error.code ?? 'NETWORK_ERROR');
-      reject(error);
-    });
-    req.end(body);
+/** One POST by the server's own HTTP client, which publishes its requests on the diagnostics channels. */
+async function post(
+  url: URL,
+  headers: Record<string, string>,
+  query: string,
+  variables: string,
+): Promise<number> {
+  const { status } = await postGraphQL({
+    endpoint: url,
+    headers: HeaderSet.of(headers),
+    operation: { query, variables, kind: 'query' },
+    timeoutMs: 5_000,
+    maxBytes: 1_000_000,
   });
+  return status;
 }
 
 /** A deferred promise, for a test to wait on what a handler does. */
@@ -96,12 +94,11 @@ function serverFactory(api: URL, waiting: { started: () => void; aborted: () => 
       'graphql_query',
       { description: 'Runs a query.', inputSchema: z.object({ query: z.string() }) },
       async ({ query }) => {
-        const telemetry = activeTelemetry();
-        const operation = telemetry?.graphql({ type: 'query', name: 'Hello', document: query });
-        const body = JSON.stringify({ query, variables: { token: SECRETS.variable } });
-        const send = () => post(api, { authorization: `Bearer ${SECRETS.header}` }, body);
-        const status = await (operation === undefined ? send() : operation.run(send));
-        operation?.end();
+        // As the query pipeline does: the operation traced around its requests.
+        const variables = JSON.stringify({ token: SECRETS.variable });
+        const send = () => post(api, { authorization: `Bearer ${SECRETS.header}` }, query, variables);
+        const event = { type: 'query' as const, name: 'Hello', document: query };
+        const status = await diagnostics.graphqlOperation.tracePromise(send, event);
         return { content: [{ type: 'text', text: `{"data":{"hello":"world"}} (${status})` }] };
       },
     );
@@ -112,8 +109,8 @@ function serverFactory(api: URL, waiting: { started: () => void; aborted: () => 
       isError: true,
     }));
     server.registerTool('mutate', { description: 'Asks.' }, () => {
-      activeTelemetry()?.mutationDecided('declined');
-      activeTelemetry()?.resultShortened('mutate');
+      diagnostics.mutationDecided.publish('declined');
+      diagnostics.resultShortened.publish('mutate');
       return {
         content: [{ type: 'text', text: 'MUTATION_DECLINED: the user declined this mutation' }],
         isError: true,
@@ -178,6 +175,7 @@ async function startRun(
   const session = serveStdio(
     telemetry.traceServers(
       serverFactory(api.url, { started: handlerStarted.resolve, aborted: aborted.resolve }),
+      'pipe',
     ),
     { transport: new StdioServerTransport(clientToServer, serverToClient) },
   );
@@ -309,11 +307,11 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       });
     });
 
-    test('the GraphQL request carries the traceparent of its HTTP span, and the client tracestate', () => {
+    test("the GraphQL request carries the traceparent of its HTTP span, and MUST NOT carry the client's tracestate", () => {
       const http = byName(spans, 'POST');
       const [headers] = run.api.received;
       assert.equal(headers?.traceparent, traceparent(CLIENT_TRACE, http.spanId));
-      assert.equal(headers?.tracestate, 'rojo=00f067aa0ba902b7');
+      assert.equal(headers?.tracestate, undefined);
     });
 
     test("a tool's error result sets error.type to its code, and the span's status to ERROR", () => {
@@ -502,7 +500,7 @@ describe("telemetry with the SDK's sampler variables", () => {
 });
 
 describe('telemetry shutdown', () => {
-  test('shutdown returns by its deadline when the collector never answers', async () => {
+  test('shutdown returns by its deadline when the collector never answers, and unsubscribes', async () => {
     // A collector that accepts connections and never answers.
     const silent = createServer(() => undefined);
     silent.listen(0, '127.0.0.1');
@@ -513,11 +511,13 @@ describe('telemetry shutdown', () => {
     process.env.OTEL_EXPORTER_OTLP_TIMEOUT = '1000';
     try {
       const { telemetry } = await startTelemetry(process.env, { version: '1', log: () => undefined });
-      telemetry!.request({ jsonrpc: '2.0', id: 1, method: 'ping' }, {})!.end();
+      diagnostics.resultShortened.publish('graphql_query');
+      assert.equal(diagnostics.httpRequest.hasSubscribers, true);
       const started = performance.now();
       await telemetry!.shutdown(300);
       assert.ok(performance.now() - started < 2_000, 'shutdown waited for the silent collector');
-      assert.equal(activeTelemetry(), undefined);
+      assert.equal(diagnostics.httpRequest.hasSubscribers, false, 'a stopped telemetry listens no more');
+      assert.equal(diagnostics.resultShortened.hasSubscribers, false);
     } finally {
       delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
       delete process.env.OTEL_EXPORTER_OTLP_TIMEOUT;
