@@ -35,6 +35,10 @@ export const SLICING_ARGUMENTS: readonly string[] = [
 
 /** Where counting stops: every sum and product is capped here, so a total is never NaN or Infinity. */
 export const CEILING = Number.MAX_SAFE_INTEGER;
+/** A sum capped at CEILING. */
+export const add = (a: number, b: number): number => (a + b < CEILING ? a + b : CEILING);
+/** A product capped at CEILING. */
+export const mul = (a: number, b: number): number => (a * b < CEILING ? a * b : CEILING);
 /** The fields of a connection that take its size. */
 export const CONNECTION_FIELDS: readonly string[] = ['edges', 'nodes'];
 export const CONNECTION_KEY = CONNECTION_FIELDS.join(',');

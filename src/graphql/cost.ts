@@ -1,75 +1,35 @@
 import {
   Kind,
-  valueFromASTUntyped,
-  type ArgumentNode,
-  type DirectiveNode,
   type FieldNode,
   type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValueNode,
 } from 'graphql';
-import { thousands } from '../common/text.js';
 import type { AnalysedDocument } from './operation.js';
 import {
-  asSize,
+  contributorsOf,
+  newFrame,
+  SYMBOLIC,
+  type CostContributor,
+  type Frame,
+  type PathNode,
+} from './cost-contributors.js';
+import { fieldWeight } from './cost-field-weight.js';
+import { givesSlicingArgument, listSize, WEIGHT_ONLY, type Sizing } from './cost-list-size.js';
+import {
+  add,
   CEILING,
   CONNECTION_FIELDS,
   CONNECTION_KEY,
+  mul,
   schemaCosts,
-  SLICING_ARGUMENTS,
   type FieldCost,
   type SchemaCosts,
 } from './cost-schema.js';
+import { CallValues } from './cost-variables.js';
 
-/**
- * The size counted for a list that says nothing of its size: no slicing argument, no @listSize. Such lists
- * are the small, bounded collections of an API (a commit's parents, a repository's funding links, reaction
- * groups), since any collection that can grow large takes a slicing argument; 10 is the list size of Apollo
- * Router's documented demand-control example. It still multiplies: four nested unsized lists count 10,000.
- */
-export const ASSUMED_LIST_SIZE = 10;
-
-/**
- * The size counted for a list that can be sliced but was given no slicing argument (nor has a default): the
- * API decides, and what it decides is unknown; 100 is the largest page of GitHub and GitLab, and other APIs
- * (Hasura, Prisma, graphql-relay) return everything. Such a field is also flagged, so advice can ask for one.
- */
-export const ASSUMED_PAGE_SIZE = 100;
-
-/**
- * Where a contributor's size came from: `argument` given in the query (literally, or through a variable or
- * the variable's default); `default`, a slicing argument's default in the schema; `listSize`, the schema's
- * @listSize(assumedSize); `assumed`, none of these (ASSUMED_PAGE_SIZE when the field has slicing arguments,
- * ASSUMED_LIST_SIZE when it has none); `weight`, not a list: counted for its @cost weight alone.
- */
-export type SizeSource = 'argument' | 'default' | 'listSize' | 'assumed' | 'weight';
-
-/** One field's part of the estimate. */
-export interface CostContributor {
-  /** Response keys from the root (aliases where given), connection plumbing (`edges`, `node`, `nodes`) left out. */
-  readonly path: string;
-  /** The field's name (the last key of `path` is its alias when it has one). */
-  readonly field: string;
-  /** What it adds to the total, every enclosing list multiplied in. */
-  readonly items: number;
-  /** `items` as a part of the total, 0 to 1. */
-  readonly share: number;
-  /** Items per enclosing item: the list size counted (1 for a field counted by its weight alone). */
-  readonly size: number;
-  readonly sizeFrom: SizeSource;
-  /** The arguments that slice it (from @listSize or by convention); empty when none is known. */
-  readonly slicingArguments: readonly string[];
-  /** The slicing argument whose value was counted, when the query gave one. */
-  readonly slicedBy: string | undefined;
-  /**
-   * The schema requires exactly one slicing argument (@listSize requireOneSlicingArgument) and the query gave
-   * none (`missing`: the size is assumed) or several (`several`: the largest is counted). The API is likely
-   * to refuse such a query.
-   */
-  readonly requiredSlicing: 'missing' | 'several' | undefined;
-}
+export type { CostContributor } from './cost-contributors.js';
 
 /** The estimate: a total that is finite and, when `atLeast`, a lower bound; its contributors, largest first. */
 export interface CostEstimate {
@@ -85,7 +45,7 @@ export interface CostEstimate {
   readonly contributors: readonly CostContributor[];
 }
 
-export interface CostOptions {
+interface CostOptions {
   /** The call's variables: slicing arguments and @skip/@include conditions may come from them. */
   readonly variables?: Readonly<Record<string, unknown>> | undefined;
   /** The API's schema: which fields are lists, connections, @listSize and @cost. */
@@ -100,16 +60,14 @@ export interface CostOptions {
  * fragments and aliases (each counted). A singular object (`viewer`) and `__typename` add nothing; so does a
  * list of scalars or enums (they are values inside their parent, and their @cost weight is 0 by default).
  *
- * - Size: the largest slicing argument given (`first`, `last`, … as SLICING_ARGUMENTS, or @listSize
- *   slicingArguments; literal or through variables and their defaults), else the argument's default in the
- *   schema, else @listSize(assumedSize), else ASSUMED_PAGE_SIZE (a field with slicing arguments) or
- *   ASSUMED_LIST_SIZE (without). A list of lists counts ASSUMED_LIST_SIZE for each inner level.
+ * - Size (cost-list-size.ts): the largest slicing value given, else the argument's default in the schema,
+ *   else @listSize(assumedSize), else ASSUMED_PAGE_SIZE (a field with slicing arguments) or ASSUMED_LIST_SIZE
+ *   (without).
  * - Connections (a type with `edges`/`nodes` lists, or @listSize sizedFields): the size counts once for
  *   `edges` (each edge's `node` is the same item) and once for `nodes`; `totalCount` alone counts nothing.
  * - Weights (@cost): an item counts the weight of its type (1 by default, 0 for scalars and enums; an
  *   interface or union the largest of its types) instead of 1; a field with @cost adds its weight, plus that
- *   of the arguments and input fields given, each time it is resolved (at least 0), as the IBM specification
- *   counts it. Weights of directives are not counted.
+ *   of the arguments and input fields given, each time it is resolved (cost-field-weight.ts).
  * - @skip/@include are honoured when their condition is a literal or a variable the call sets or defaults.
  * - Without a schema only a field given a slicing argument is known to be a list; one without a selection
  *   set counts nothing (a list of scalars), and one that selects `edges` or `nodes` is a connection. Fields
@@ -128,10 +86,17 @@ export function estimateCost(
 ): CostEstimate {
   const walk = new CostWalk(analysed, operation, options);
   const root = newFrame();
-  const rootType = options.schema?.getRootType(operation.operation) ?? undefined;
-  const total = walk.selections(operation.selectionSet, rootType, null, root, 1, false, null);
+  const total = walk.selections(operation.selectionSet, {
+    type: options.schema?.getRootType(operation.operation) ?? undefined,
+    frame: root,
+    multiplier: 1,
+    perItem: false,
+    path: null,
+    connection: null,
+  });
   walk.finished.push(root);
-  return new Estimate(total, total >= CEILING || (walk.stopped && total > walk.limit), walk.finished);
+  const atLeast = total >= CEILING || (walk.stopped && total > walk.limit);
+  return new Estimate(total, atLeast, walk.finished);
 }
 
 /** An estimate whose contributors are worked out when first read: most calls never need them. */
@@ -149,132 +114,28 @@ class Estimate implements CostEstimate {
   }
 }
 
-/** The estimate as a person reads it: `22,060`, `at least 500,001`. */
-export function formatCost(estimate: Pick<CostEstimate, 'total' | 'atLeast'>): string {
-  return `${estimate.atLeast ? 'at least ' : ''}${formatNumber(estimate.total)}`;
-}
-
-/**
- * The largest contributors and how to lower each, for a refusal or a warning:
- * `viewer.repositories.issues: 500,000 (91%), ask for first: 10 on issues; …`. Over the limit, each size
- * suggested brings the total within it by itself where that one list can (howToLower).
- */
-export function costAdvice(estimate: CostEstimate, options: { limit?: number; count?: number } = {}): string {
-  const { limit, count = 3 } = options;
-  const { contributors, total } = estimate;
-  // What lowering a list's size scales: the list and everything under it.
-  const under = (c: CostContributor) =>
-    contributors.reduce(
-      (sum, other) =>
-        other.path === c.path || other.path.startsWith(`${c.path}.`) ? add(sum, other.items) : sum,
-      0,
-    );
-  return contributors
-    .slice(0, count)
-    .map((c) => {
-      const share = Math.round(c.share * 100);
-      return `${c.path}: ${formatNumber(c.items)} (${share < 1 ? '<1' : share}%), ${howToLower(c, under(c), total, limit)}`;
-    })
-    .join('; ');
-}
-
-/**
- * What a schema answer can say beside a field so that a model writes cheap queries first, such as
- * `list: slice with first/last (none given: counted as 100)`; undefined for a field that adds nothing.
- * @listSize and @cost are known only from a schema built from SDL (see estimateCost).
- */
-export function describeListSize(
-  schema: GraphQLSchema,
-  typeName: string,
-  fieldName: string,
-): string | undefined {
-  const type = schema.getType(typeName);
-  const info = type ? schemaCosts(schema).lookup(type, fieldName) : undefined;
-  if (info === undefined) return undefined;
-  const parts: string[] = [];
-  if (info.kind !== 'single' && (info.kind === 'connection' || info.itemWeight > 0)) {
-    const defaults = info.defaults.filter((d): d is number => d !== undefined);
-    if (info.slicing.length > 0) {
-      const names = info.slicing.join('/');
-      const fallback =
-        defaults.length > 0
-          ? `default ${formatNumber(Math.max(...defaults))}`
-          : `none given: counted as ${formatNumber(info.assumedSize ?? ASSUMED_PAGE_SIZE)}`;
-      parts.push(`list: slice with ${names} (${fallback})${info.requireOne ? ', one of them required' : ''}`);
-    } else if (info.assumedSize !== undefined) {
-      parts.push(`list of at most ${formatNumber(info.assumedSize)} (@listSize)`);
-    } else {
-      parts.push(`list without slicing arguments (counted as ${ASSUMED_LIST_SIZE})`);
-    }
-    if (info.kind === 'list' && info.itemWeight !== 1)
-      parts.push(`each item costs ${formatNumber(info.itemWeight)}`);
-  }
-  if (info.weight > 0) parts.push(`cost ${formatNumber(info.weight)} per call`);
-  return parts.length > 0 ? parts.join('; ') : undefined;
-}
-
-// ——— the walk ———
-
-const SYMBOLIC = -1;
-
-const add = (a: number, b: number): number => (a + b < CEILING ? a + b : CEILING);
-const mul = (a: number, b: number): number => (a * b < CEILING ? a * b : CEILING);
-
-/** One step of a path: a field's response key; `sized` when it is a connection's edges or nodes. */
-interface PathNode {
-  readonly parent: PathNode | null;
-  readonly key: string;
-  readonly name: string;
-  readonly sized: boolean;
-}
-
-/**
- * The walk of the operation, or of one fragment in one context, with what it adds counted from its own
- * root; where it was spread says how often that root is reached (worked out only when contributors are read).
- */
-interface Frame {
-  readonly sites: Site[];
-  readonly records: Contribution[];
-  /** How often the root is reached, and (for a fragment spread at a connection's level) how often per item. */
-  reach: number;
-  reachPerItem: number;
-  best: Site | undefined;
-}
-
-/** A spread of a fragment: in which walk, how often per that walk's root, inside which connection (n). */
-interface Site {
-  readonly container: Frame;
-  readonly perItem: boolean;
+/** Where a selection set is counted: what the walk hands down from a field to what the field selects. */
+interface Scope {
+  /** The type it is on: undefined without a schema, or where the schema does not know it. */
+  readonly type: GraphQLNamedType | undefined;
+  /** The walk that counts it: the operation's, or a fragment's in one context. */
+  readonly frame: Frame;
+  /** How often it is reached per reach of the frame's root (per item, when `perItem`). */
   readonly multiplier: number;
-  /** The connection's size when spread at its level (SYMBOLIC: that of the container's own spread), else 0. */
-  readonly n: number;
-  readonly path: PathNode | null;
-}
-
-interface Contribution {
+  /** Inside the items of a connection whose size is that of each place the frame's fragment is spread. */
   readonly perItem: boolean;
-  readonly items: number;
-  readonly path: PathNode;
-  readonly field: string;
-  readonly sizing: Sizing;
+  /** Response keys from the frame's root. */
+  readonly path: PathNode | null;
+  /** The connection this is the selection set of, whose edges and nodes take its size; else null. */
+  readonly connection: Connection | null;
 }
-
-interface Sizing {
-  readonly size: number;
-  readonly from: SizeSource;
-  readonly slicing: readonly string[];
-  readonly by: string | undefined;
-  readonly required: 'missing' | 'several' | undefined;
-}
-
-const WEIGHT_ONLY: Sizing = { size: 1, from: 'weight', slicing: [], by: undefined, required: undefined };
 
 /**
- * The selection set of a connection as it is walked: `edges` and `nodes` (or @listSize sizedFields) take
- * the connection's size `n`, known, or SYMBOLIC in a fragment spread at that level (its result then holds
- * `items` and `perItem` for the site to multiply by its own n).
+ * A connection as its selection set is walked: `edges` and `nodes` (or @listSize sizedFields) take its size
+ * `n`, known, or SYMBOLIC in a fragment spread at its level (its result then holds `items` and `perItem` for
+ * each place it is spread to multiply by that place's n).
  */
-interface Level {
+interface Connection {
   readonly names: readonly string[];
   readonly key: string;
   readonly n: number;
@@ -282,6 +143,15 @@ interface Level {
   perItem: number;
 }
 
+/** A field where it is counted: what the schema says of it (undefined without a schema), its weight, its path. */
+interface Field {
+  readonly node: FieldNode;
+  readonly info: FieldCost | undefined;
+  readonly weight: number;
+  readonly here: PathNode;
+}
+
+/** A fragment counted once in one context: what it adds where it is spread. */
 interface FragmentCount {
   readonly frame: Frame;
   readonly plain: number;
@@ -289,42 +159,29 @@ interface FragmentCount {
   readonly perItem: number;
 }
 
-// The type a selection set is on: undefined without a schema, or where the schema does not know it.
-type KnownType = GraphQLNamedType | undefined;
-
-function newFrame(): Frame {
-  return { sites: [], records: [], reach: 0, reachPerItem: 0, best: undefined };
-}
-
+/** The walk of one operation: what it reads of the call and the schema, and its bookkeeping. */
 class CostWalk {
   readonly limit: number;
+  /** Each walk as it finishes: a fragment's before the walks that spread it. */
   readonly finished: Frame[] = [];
   stopped = false;
+  private readonly values: CallValues;
   private readonly costs: SchemaCosts | undefined;
   private fragmentCounts: Map<string, FragmentCount> | undefined;
   private plumbing: Map<string, boolean> | undefined;
-  private variableValues: Record<string, unknown> | undefined;
-  private defaultValues: Map<string, unknown> | undefined;
 
   constructor(
     private readonly analysed: AnalysedDocument,
-    private readonly operation: OperationDefinitionNode,
-    private readonly options: CostOptions,
+    operation: OperationDefinitionNode,
+    options: CostOptions,
   ) {
     this.limit = options.limit ?? CEILING;
     this.costs = options.schema ? schemaCosts(options.schema) : undefined;
+    this.values = new CallValues(operation, options.variables);
   }
 
-  /** What a selection set adds per item of its parent; `level` when it is a connection's. */
-  selections(
-    set: SelectionSetNode,
-    type: KnownType,
-    level: Level | null,
-    frame: Frame,
-    multiplier: number,
-    perItem: boolean,
-    path: PathNode | null,
-  ): number {
+  /** What a selection set adds per reach of its scope; it stops once past the limit. */
+  selections(set: SelectionSetNode, scope: Scope): number {
     let total = 0;
     for (const selection of set.selections) {
       if (total > this.limit) {
@@ -332,160 +189,177 @@ class CostWalk {
         break;
       }
       if (selection.directives !== undefined && selection.directives.length > 0) {
-        if (!this.included(selection.directives)) continue;
+        if (!this.values.included(selection.directives)) continue;
       }
       if (selection.kind === Kind.FIELD) {
-        total = add(total, this.field(selection, type, level, frame, multiplier, perItem, path));
+        total = add(total, this.field(selection, scope));
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const condition = selection.typeCondition;
-        const inner = condition ? this.costs?.type(condition.name.value) : type;
+        const type = condition ? this.costs?.type(condition.name.value) : scope.type;
         total = add(
           total,
-          this.selections(selection.selectionSet, inner, level, frame, multiplier, perItem, path),
+          this.selections(selection.selectionSet, {
+            type,
+            frame: scope.frame,
+            multiplier: scope.multiplier,
+            perItem: scope.perItem,
+            path: scope.path,
+            connection: scope.connection,
+          }),
         );
       } else {
-        total = add(total, this.spread(selection.name.value, level, frame, multiplier, perItem, path));
+        total = add(total, this.spread(selection.name.value, scope));
       }
     }
     return total;
   }
 
-  private field(
-    node: FieldNode,
-    parent: KnownType,
-    level: Level | null,
-    frame: Frame,
-    multiplier: number,
-    perItem: boolean,
-    path: PathNode | null,
-  ): number {
+  private field(node: FieldNode, scope: Scope): number {
     const name = node.name.value;
     if (name === '__typename') return 0;
-    const info = parent !== undefined ? this.costs?.lookup(parent, name) : undefined;
+    const info = scope.type !== undefined ? this.costs?.lookup(scope.type, name) : undefined;
+    const weight = info !== undefined && info.weighted ? this.weightOf(node, info) : 0;
     const key = node.alias?.value ?? name;
-    const weight = info !== undefined && info.weighted ? this.fieldWeight(node, info) : 0;
-
-    if (level !== null && level.names.includes(name)) {
-      // A connection's edges or nodes: its items, counted by the connection (once per field selected).
-      const here: PathNode = { parent: path, key, name, sized: true };
-      const known = level.n !== SYMBOLIC;
-      const perItemCost =
-        node.selectionSet === undefined
-          ? 0
-          : this.selections(
-              node.selectionSet,
-              info?.type,
-              null,
-              frame,
-              known ? mul(multiplier, level.n) : multiplier,
-              known ? perItem : true,
-              here,
-            );
-      level.items += info !== undefined ? info.itemWeight : node.selectionSet ? 1 : 0;
-      level.perItem = add(level.perItem, perItemCost);
-      if (weight > 0) this.record(frame, perItem, multiplier, weight, here, name, WEIGHT_ONLY);
-      return weight;
+    if (scope.connection !== null && scope.connection.names.includes(name)) {
+      const here: PathNode = { parent: scope.path, key, name, sized: true };
+      return this.connectionItems({ node, info, weight, here }, scope);
     }
-
     const kind = info !== undefined ? info.kind : this.guessKind(node);
-    if (kind === 'single') {
-      if (node.selectionSet === undefined && weight === 0) return 0;
-      const here: PathNode = { parent: path, key, name, sized: false };
-      if (weight > 0) this.record(frame, perItem, multiplier, weight, here, name, WEIGHT_ONLY);
-      if (node.selectionSet === undefined) return weight;
-      return add(
-        weight,
-        this.selections(node.selectionSet, info?.type, null, frame, multiplier, perItem, here),
-      );
-    }
+    // A scalar (most fields) adds nothing but its weight.
+    if (kind === 'single' && node.selectionSet === undefined && weight === 0) return 0;
+    const field: Field = { node, info, weight, here: { parent: scope.path, key, name, sized: false } };
+    if (kind === 'single') return this.single(field, scope);
+    if (kind === 'connection') return this.connection(field, scope);
+    return this.list(field, scope);
+  }
 
-    const sizing = this.size(node, info);
-    const n = sizing.size;
-    const here: PathNode = { parent: path, key, name, sized: false };
-    if (kind === 'connection') {
-      if (node.selectionSet === undefined) return weight;
-      const names = info?.sized ?? CONNECTION_FIELDS;
-      const inner: Level = { names, key: info?.sizedKey ?? CONNECTION_KEY, n, items: 0, perItem: 0 };
-      const plain = this.selections(node.selectionSet, info?.type, inner, frame, multiplier, perItem, here);
-      const own = add(weight, mul(n, inner.items));
-      if (own > 0) this.record(frame, perItem, multiplier, own, here, name, sizing);
-      return add(add(own, plain), mul(n, inner.perItem));
-    }
-
-    // A list: each of its n items counts its type's weight, and everything selected under it n times.
-    const itemWeight = info !== undefined ? info.itemWeight : node.selectionSet ? 1 : 0;
-    const own = add(weight, mul(n, itemWeight));
-    if (own > 0) this.record(frame, perItem, multiplier, own, here, name, sizing);
-    if (node.selectionSet === undefined) return own;
-    const each = this.selections(
-      node.selectionSet,
-      info?.type,
-      null,
-      frame,
-      mul(multiplier, n),
-      perItem,
-      here,
+  /** A singular field: its weight, and what is selected under it once. */
+  private single({ node, info, weight, here }: Field, scope: Scope): number {
+    if (weight > 0) this.record(scope, weight, here, WEIGHT_ONLY);
+    if (node.selectionSet === undefined) return weight;
+    return add(
+      weight,
+      this.selections(node.selectionSet, {
+        type: info?.type,
+        frame: scope.frame,
+        multiplier: scope.multiplier,
+        perItem: scope.perItem,
+        path: here,
+        connection: null,
+      }),
     );
+  }
+
+  /** A list: each of its n items counts its type's weight, and everything selected under it n times. */
+  private list({ node, info, weight, here }: Field, scope: Scope): number {
+    const sizing = listSize(node, info, this.values);
+    const n = sizing.size;
+    const own = add(weight, mul(n, this.itemWeight(node, info)));
+    if (own > 0) this.record(scope, own, here, sizing);
+    if (node.selectionSet === undefined) return own;
+    const each = this.selections(node.selectionSet, {
+      type: info?.type,
+      frame: scope.frame,
+      multiplier: mul(scope.multiplier, n),
+      perItem: scope.perItem,
+      path: here,
+      connection: null,
+    });
     return add(own, mul(n, each));
   }
 
-  private spread(
-    name: string,
-    level: Level | null,
-    frame: Frame,
-    multiplier: number,
-    perItem: boolean,
-    path: PathNode | null,
-  ): number {
-    const memoKey = level === null ? name : `${name}\u0000${level.key}`;
+  /** A connection: n items for each of its edges and nodes selected, what they select n times. */
+  private connection({ node, info, weight, here }: Field, scope: Scope): number {
+    if (node.selectionSet === undefined) return weight;
+    const sizing = listSize(node, info, this.values);
+    const n = sizing.size;
+    const names = info?.sized ?? CONNECTION_FIELDS;
+    const connection: Connection = { names, key: info?.sizedKey ?? CONNECTION_KEY, n, items: 0, perItem: 0 };
+    const plain = this.selections(node.selectionSet, {
+      type: info?.type,
+      frame: scope.frame,
+      multiplier: scope.multiplier,
+      perItem: scope.perItem,
+      path: here,
+      connection,
+    });
+    const own = add(weight, mul(n, connection.items));
+    if (own > 0) this.record(scope, own, here, sizing);
+    return add(add(own, plain), mul(n, connection.perItem));
+  }
+
+  /** A connection's edges or nodes: its items, counted by the connection (once per field selected). */
+  private connectionItems({ node, info, weight, here }: Field, scope: Scope): number {
+    const connection = scope.connection!;
+    const known = connection.n !== SYMBOLIC;
+    const each =
+      node.selectionSet === undefined
+        ? 0
+        : this.selections(node.selectionSet, {
+            type: info?.type,
+            frame: scope.frame,
+            multiplier: known ? mul(scope.multiplier, connection.n) : scope.multiplier,
+            perItem: known ? scope.perItem : true,
+            path: here,
+            connection: null,
+          });
+    connection.items += this.itemWeight(node, info);
+    connection.perItem = add(connection.perItem, each);
+    if (weight > 0) this.record(scope, weight, here, WEIGHT_ONLY);
+    return weight;
+  }
+
+  /** A fragment spread: walked once per connection context, then counted where it is spread. */
+  private spread(name: string, scope: Scope): number {
+    const { connection } = scope;
+    const memoKey = connection === null ? name : `${name}\u0000${connection.key}`;
     this.fragmentCounts ??= new Map();
     let counted = this.fragmentCounts.get(memoKey);
     if (counted === undefined) {
       // analyseDocument has checked that the fragment exists and that fragments are acyclic.
       const fragment = this.analysed.fragments.get(name)!;
-      const type = this.costs?.type(fragment.typeCondition.name.value);
-      const own = newFrame();
-      const inner: Level | null =
-        level === null ? null : { names: level.names, key: level.key, n: SYMBOLIC, items: 0, perItem: 0 };
-      const plain = this.selections(fragment.selectionSet, type, inner, own, 1, false, null);
-      counted = { frame: own, plain, items: inner?.items ?? 0, perItem: inner?.perItem ?? 0 };
+      const frame = newFrame();
+      const inner: Connection | null =
+        connection === null ? null : { ...connection, n: SYMBOLIC, items: 0, perItem: 0 };
+      const plain = this.selections(fragment.selectionSet, {
+        type: this.costs?.type(fragment.typeCondition.name.value),
+        frame,
+        multiplier: 1,
+        perItem: false,
+        path: null,
+        connection: inner,
+      });
+      counted = { frame, plain, items: inner?.items ?? 0, perItem: inner?.perItem ?? 0 };
       this.fragmentCounts.set(memoKey, counted);
-      this.finished.push(own);
+      this.finished.push(frame);
     }
-    counted.frame.sites.push({ container: frame, perItem, multiplier, n: level?.n ?? 0, path });
-    if (level !== null) {
-      level.items += counted.items;
-      level.perItem = add(level.perItem, counted.perItem);
+    const { frame, perItem, multiplier, path } = scope;
+    counted.frame.sites.push({ container: frame, perItem, multiplier, n: connection?.n ?? 0, path });
+    if (connection !== null) {
+      connection.items += counted.items;
+      connection.perItem = add(connection.perItem, counted.perItem);
     }
     return counted.plain;
   }
 
-  private record(
-    frame: Frame,
-    perItem: boolean,
-    multiplier: number,
-    items: number,
-    path: PathNode,
-    field: string,
-    sizing: Sizing,
-  ): void {
-    frame.records.push({ perItem, items: mul(multiplier, items), path, field, sizing });
+  private record(scope: Scope, items: number, path: PathNode, sizing: Sizing): void {
+    const { perItem, multiplier } = scope;
+    scope.frame.records.push({ perItem, items: mul(multiplier, items), path, field: path.name, sizing });
+  }
+
+  /** What one item of a list or connection counts: its type's weight; without a schema, 1 for an object. */
+  private itemWeight(node: FieldNode, info: FieldCost | undefined): number {
+    if (info === undefined) return node.selectionSet ? 1 : 0;
+    return info.itemWeight;
+  }
+
+  private weightOf(node: FieldNode, info: FieldCost): number {
+    return fieldWeight(node, info, this.costs!, this.values);
   }
 
   /** Without a schema: a field given a slicing argument is a list, a connection if it selects edges or nodes. */
   private guessKind(node: FieldNode): 'list' | 'connection' | 'single' {
-    if (node.selectionSet === undefined || node.arguments === undefined) return 'single';
-    let sliced = false;
-    for (const argument of node.arguments) {
-      if (
-        SLICING_ARGUMENTS.includes(argument.name.value) &&
-        typeof this.number(argument.value) === 'number'
-      ) {
-        sliced = true;
-        break;
-      }
-    }
-    if (!sliced) return 'single';
+    if (node.selectionSet === undefined || !givesSlicingArgument(node, this.values)) return 'single';
     return this.selectsPlumbing(node.selectionSet) ? 'connection' : 'list';
   }
 
@@ -508,264 +382,4 @@ class CostWalk {
     }
     return false;
   }
-
-  /** The size of a list or connection field as the query, the schema or the assumptions give it. */
-  private size(node: FieldNode, info: FieldCost | undefined): Sizing {
-    const slicing = info !== undefined ? info.slicing : givenSlicing(node);
-    // The largest of the values given and of the defaults of those not given (the IBM specification's rule).
-    let size = -1;
-    let from: SizeSource = 'argument';
-    let by: string | undefined;
-    let given = 0;
-    for (let i = 0; i < slicing.length; i++) {
-      const argument = slicing[i]!;
-      const value = this.argument(node, argument);
-      if (value === null) continue; // given as null: no value, and not the default either
-      if (value !== undefined) {
-        given++;
-        if (value > size) {
-          size = value;
-          from = 'argument';
-          by = argument;
-        }
-      } else {
-        const fallback = info?.defaults[i];
-        if (fallback !== undefined && fallback > size) {
-          size = fallback;
-          from = 'default';
-          by = undefined;
-        }
-      }
-    }
-    if (size < 0 && info?.assumedSize !== undefined) {
-      size = info.assumedSize;
-      from = 'listSize';
-    } else if (size < 0) {
-      size = slicing.length > 0 ? ASSUMED_PAGE_SIZE : ASSUMED_LIST_SIZE;
-      from = 'assumed';
-    }
-    for (let depth = info?.extraDepth ?? 0; depth > 0; depth--) size = mul(size, ASSUMED_LIST_SIZE);
-    const required = info?.requireOne
-      ? given === 0
-        ? 'missing'
-        : given > 1
-          ? 'several'
-          : undefined
-      : undefined;
-    return { size, from, slicing, by, required };
-  }
-
-  /**
-   * A slicing argument's value: a non-negative number, null when given as null, undefined when absent.
-   * `path` may name an input field inside an argument (`page.first`), as @listSize allows.
-   */
-  private argument(node: FieldNode, path: string): number | null | undefined {
-    const dot = path.indexOf('.');
-    const name = dot < 0 ? path : path.slice(0, dot);
-    let argument: ArgumentNode | undefined;
-    for (const given of node.arguments ?? []) if (given.name.value === name) argument = given;
-    if (argument === undefined) return undefined;
-    if (dot < 0) return this.number(argument.value);
-    let value: unknown = valueFromASTUntyped(argument.value, this.variables());
-    for (const step of path.slice(dot + 1).split('.')) {
-      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, step)) return undefined;
-      value = (value as Record<string, unknown>)[step];
-    }
-    return asSize(value);
-  }
-
-  private number(value: ValueNode): number | null | undefined {
-    if (value.kind === Kind.INT || value.kind === Kind.FLOAT) return asSize(Number(value.value));
-    if (value.kind === Kind.NULL) return null;
-    if (value.kind === Kind.VARIABLE) return asSize(this.variable(value.name.value));
-    return undefined;
-  }
-
-  /** A variable's value: the call's, else its default in the operation; undefined when neither. */
-  private variable(name: string): unknown {
-    const given = this.options.variables;
-    if (given !== undefined && Object.hasOwn(given, name)) return given[name];
-    return this.defaults().get(name);
-  }
-
-  /** The defaults of the operation's variables, read once. */
-  private defaults(): Map<string, unknown> {
-    if (this.defaultValues === undefined) {
-      this.defaultValues = new Map();
-      for (const definition of this.operation.variableDefinitions ?? []) {
-        if (definition.defaultValue === undefined) continue;
-        this.defaultValues.set(definition.variable.name.value, valueFromASTUntyped(definition.defaultValue));
-      }
-    }
-    return this.defaultValues;
-  }
-
-  private variables(): Record<string, unknown> {
-    if (this.variableValues === undefined) {
-      this.variableValues = {};
-      for (const definition of this.operation.variableDefinitions ?? []) {
-        const name = definition.variable.name.value;
-        const value = this.variable(name);
-        if (value !== undefined) this.variableValues[name] = value;
-      }
-    }
-    return this.variableValues;
-  }
-
-  /** Whether @skip/@include leave a selection in; a condition not known here leaves it in. */
-  private included(directives: readonly DirectiveNode[]): boolean {
-    for (const directive of directives) {
-      const name = directive.name.value;
-      if (name !== 'skip' && name !== 'include') continue;
-      const condition = directive.arguments?.find((a) => a.name.value === 'if')?.value;
-      let value: unknown;
-      if (condition?.kind === Kind.BOOLEAN) value = condition.value;
-      else if (condition?.kind === Kind.VARIABLE) value = this.variable(condition.name.value);
-      if (typeof value === 'boolean' && value === (name === 'skip')) return false;
-    }
-    return true;
-  }
-
-  /** A field's own @cost, with that of the arguments and input fields given, each call; at least 0. */
-  private fieldWeight(node: FieldNode, info: FieldCost): number {
-    let weight = info.weight;
-    for (const argument of node.arguments ?? []) {
-      const defined = info.def.args.find((a) => a.name === argument.name.value);
-      if (defined === undefined) continue;
-      const value = valueFromASTUntyped(argument.value, this.variables());
-      if (value === undefined) continue;
-      weight += info.argumentWeights.get(defined.name) ?? 0;
-      weight += this.costs!.inputWeight(defined.type, value);
-    }
-    return weight > 0 ? Math.min(weight, CEILING) : 0;
-  }
-}
-
-function givenSlicing(node: FieldNode): readonly string[] {
-  const names: string[] = [];
-  for (const argument of node.arguments ?? []) {
-    if (SLICING_ARGUMENTS.includes(argument.name.value)) names.push(argument.name.value);
-  }
-  return names;
-}
-
-// ——— contributors: how often each walk's root is reached, then each field's items ———
-
-function contributorsOf(frames: readonly Frame[], total: number): CostContributor[] {
-  // A fragment's walk finishes before the walk of anything that spreads it, so in reverse order every
-  // container's reach is known before the fragments it spreads.
-  // The operation's walk, the last to finish, is reached once.
-  frames[frames.length - 1]!.reach = 1;
-  for (let i = frames.length - 2; i >= 0; i--) {
-    const frame = frames[i]!;
-    let most = -1;
-    for (const site of frame.sites) {
-      const { container } = site;
-      let reach: number;
-      let perItem: number;
-      if (site.n === SYMBOLIC) {
-        reach = container.reach;
-        perItem = container.reachPerItem;
-      } else {
-        reach = mul(site.perItem ? container.reachPerItem : container.reach, site.multiplier);
-        perItem = mul(reach, site.n);
-      }
-      frame.reach = add(frame.reach, reach);
-      frame.reachPerItem = add(frame.reachPerItem, perItem);
-      if (add(reach, perItem) > most) {
-        most = add(reach, perItem);
-        frame.best = site;
-      }
-    }
-  }
-
-  const byPath = new Map<string, { items: number; record: Contribution }>();
-  const ordered = frames.flatMap((frame) =>
-    frame.records.map((record) => ({
-      frame,
-      record,
-      items: mul(record.perItem ? frame.reachPerItem : frame.reach, record.items),
-    })),
-  );
-  ordered.sort((a, b) => b.items - a.items);
-  for (const { frame, record, items } of ordered) {
-    if (items <= 0) continue;
-    const path = pathOf(frame, record.path);
-    const known = byPath.get(path);
-    if (known === undefined) byPath.set(path, { items, record });
-    else known.items = add(known.items, items);
-  }
-  return [...byPath]
-    .map(([path, { items, record }]): CostContributor => {
-      const { sizing } = record;
-      return {
-        path,
-        field: record.field,
-        items,
-        share: total > 0 ? Math.min(items / total, 1) : 0,
-        size: sizing.size,
-        sizeFrom: sizing.from,
-        slicingArguments: sizing.slicing,
-        slicedBy: sizing.by,
-        requiredSlicing: sizing.required,
-      };
-    })
-    .sort((a, b) => b.items - a.items || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-/**
- * Response keys from the root, through the spreads where the fragments holding it add most, joined by dots;
- * without a connection's edges/nodes or an edge's node.
- */
-function pathOf(frame: Frame, node: PathNode): string {
-  const nodes: PathNode[] = [];
-  for (let at: PathNode | null = node; at !== null; at = at.parent) nodes.push(at);
-  for (let site = frame.best; site !== undefined; site = site.container.best) {
-    for (let at = site.path; at !== null; at = at.parent) nodes.push(at);
-  }
-  const keys: string[] = [];
-  let previous: PathNode | undefined;
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    const at = nodes[i]!;
-    if (!at.sized && !(at.name === 'node' && previous?.sized === true)) keys.push(at.key);
-    previous = at;
-  }
-  return keys.join('.');
-}
-
-// ——— advice ———
-
-/** `22,060`; a weight's fraction to one digit (`2.5`). */
-function formatNumber(value: number): string {
-  return thousands(Number.isInteger(value) ? value : Math.round(value * 10) / 10);
-}
-
-/**
- * How to lower one contributor, whose size scales `under` items (its own and those of the lists inside it): over
- * the limit, the size that alone brings the total within it (`under` shrinks in proportion), or, where this
- * list alone cannot, its share of a cut of every list alike; else (a warning) a small page.
- */
-function howToLower(c: CostContributor, under: number, total: number, limit: number | undefined): string {
-  const key = c.path.slice(c.path.lastIndexOf('.') + 1);
-  const on = key === c.field ? c.field : `${key}: ${c.field}`;
-  if (c.requiredSlicing === 'several') return `give only one of ${c.slicingArguments.join('/')} on ${on}`;
-  if (c.slicingArguments.length > 0 && c.size > 1) {
-    const argument = c.slicedBy ?? (c.slicingArguments.includes('first') ? 'first' : c.slicingArguments[0]!);
-    let target = Math.min(10, c.size / 2);
-    if (limit !== undefined && total > limit) {
-      const alone = c.size * (1 - (total - limit) / under);
-      target = alone >= 1 ? alone : (c.size * limit) / total;
-    }
-    return `ask for ${argument}: ${Math.min(c.size - 1, roundDown(target))} on ${on}`;
-  }
-  return c.sizeFrom === 'weight' || c.size <= 1
-    ? `leave out ${on}`
-    : `leave out ${on} or select less under it`;
-}
-
-/** Down to one significant digit, at least 1: 47 → 40, 4.5 → 4, 0.3 → 1. */
-function roundDown(value: number): number {
-  if (!(value >= 1)) return 1;
-  const unit = 10 ** Math.floor(Math.log10(value));
-  return Math.floor(value / unit) * unit;
 }

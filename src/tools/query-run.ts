@@ -3,7 +3,8 @@ import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { DEFAULT_API, type ApiConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../common/errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
-import { costAdvice, estimateCost, formatCost, type CostEstimate } from '../graphql/cost.js';
+import { estimateCost, type CostEstimate } from '../graphql/cost.js';
+import { costAdvice, formatCost } from '../graphql/cost-advice.js';
 import { mutationQuestion, rootFieldNames, UnconfirmableMutation } from '../graphql/mutation-question.js';
 import {
   analyseDocument,

@@ -2,16 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { buildClientSchema, buildSchema, introspectionFromSchema, type GraphQLSchema } from 'graphql';
-import {
-  ASSUMED_LIST_SIZE,
-  ASSUMED_PAGE_SIZE,
-  costAdvice,
-  describeListSize,
-  estimateCost,
-  formatCost,
-  type CostEstimate,
-} from '../../src/graphql/cost.ts';
+import { costAdvice, formatCost } from '../../src/graphql/cost-advice.ts';
+import { ASSUMED_LIST_SIZE, ASSUMED_PAGE_SIZE } from '../../src/graphql/cost-list-size.ts';
+import { estimateCost, type CostEstimate } from '../../src/graphql/cost.ts';
 import { analyseDocument, selectOperation } from '../../src/graphql/operation.ts';
+import { describeListSize } from '../../src/schema/answers/list-sizes.ts';
 import { loadGitHubSchema } from '../fixtures/github-schema.ts';
 
 const github = loadGitHubSchema().schema;

@@ -1,5 +1,7 @@
 import { isInterfaceType, isObjectType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
-import { describeListSize } from '../../graphql/cost.js';
+import { formatNumber } from '../../graphql/cost-advice.js';
+import { ASSUMED_LIST_SIZE, ASSUMED_PAGE_SIZE } from '../../graphql/cost-list-size.js';
+import { schemaCosts, type FieldCost } from '../../graphql/cost-schema.js';
 import { listWithin } from './text-budget.js';
 
 // What a model reads of a field's lists where it decides what to select, so that it writes cheap queries
@@ -27,4 +29,43 @@ export function listSizeLines(costs: GraphQLSchema, type: GraphQLNamedType, memb
   }
   if (member !== undefined) return [...byKind.keys()].map((kind) => `# Cost: ${kind}`);
   return [...byKind].map(([kind, fields]) => `# Cost: ${kind}: ${listWithin(fields, MAX_NAMES_CHARS).text}`);
+}
+
+/**
+ * What a schema answer says beside a field so that a model writes cheap queries first, such as
+ * `list: slice with first/last (none given: counted as 100)`; undefined for a field that adds nothing.
+ * @listSize and @cost are known only from a schema built from SDL (see estimateCost).
+ */
+export function describeListSize(
+  schema: GraphQLSchema,
+  typeName: string,
+  fieldName: string,
+): string | undefined {
+  const type = schema.getType(typeName);
+  const info = type ? schemaCosts(schema).lookup(type, fieldName) : undefined;
+  if (info === undefined) return undefined;
+  const parts: string[] = [];
+  if (info.kind !== 'single' && (info.kind === 'connection' || info.itemWeight > 0)) {
+    if (info.slicing.length > 0) {
+      const names = info.slicing.join('/');
+      const required = info.requireOne ? ', one of them required' : '';
+      parts.push(`list: slice with ${names} (${unsliced(info)})${required}`);
+    } else if (info.assumedSize !== undefined) {
+      parts.push(`list of at most ${formatNumber(info.assumedSize)} (@listSize)`);
+    } else {
+      parts.push(`list without slicing arguments (counted as ${ASSUMED_LIST_SIZE})`);
+    }
+    if (info.kind === 'list' && info.itemWeight !== 1)
+      parts.push(`each item costs ${formatNumber(info.itemWeight)}`);
+  }
+  if (info.weight > 0) parts.push(`cost ${formatNumber(info.weight)} per call`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/** What a sliced list counts when the query gives no slicing argument: `default 10`, `none given: counted as 100`. */
+function unsliced(info: FieldCost): string {
+  const defaults = info.defaults.filter((d): d is number => d !== undefined);
+  return defaults.length > 0
+    ? `default ${formatNumber(Math.max(...defaults))}`
+    : `none given: counted as ${formatNumber(info.assumedSize ?? ASSUMED_PAGE_SIZE)}`;
 }
