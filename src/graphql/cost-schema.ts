@@ -43,8 +43,8 @@ export const mul = (a: number, b: number): number => (a * b < CEILING ? a * b : 
 export const CONNECTION_FIELDS: readonly string[] = ['edges', 'nodes'];
 export const CONNECTION_KEY = CONNECTION_FIELDS.join(',');
 
-export function asSize(value: unknown): number | null | undefined {
-  if (value === null) return null;
+/** @listSize(assumedSize:) as a count: a whole number from 0 to CEILING; undefined when not a number. */
+function asSize(value: unknown): number | undefined {
   if (typeof value !== 'number' || Number.isNaN(value)) return undefined;
   return value <= 0 ? 0 : Math.min(Math.ceil(value), CEILING);
 }
@@ -66,7 +66,7 @@ export interface FieldCost {
   readonly sized: readonly string[];
   readonly sizedKey: string;
   readonly slicing: readonly string[];
-  /** The schema's default of each slicing argument, where it has one. */
+  /** The schema's default of each slicing argument, where it is a number (as written: it may be negative). */
   readonly defaults: readonly (number | undefined)[];
   readonly assumedSize: number | undefined;
   readonly requireOne: boolean;
@@ -199,7 +199,7 @@ export class SchemaCosts {
           def.args.filter((a) => SLICING_ARGUMENTS.includes(a.name)).map((a) => a.name));
     const defaults = slicing.map((name) => {
       const value = def.args.find((a) => a.name === name)?.defaultValue;
-      return typeof value === 'number' ? (asSize(value) ?? undefined) : undefined;
+      return typeof value === 'number' && !Number.isNaN(value) ? value : undefined;
     });
     const assumed = listSize?.get('assumedSize');
     const required = listSize?.get('requireOneSlicingArgument');
@@ -211,17 +211,18 @@ export class SchemaCosts {
       if (weight !== undefined || this.carriesWeights(getNamedType(argument.type))) weighted = true;
     }
     const weight = this.fieldWeight(def, parent);
+    const itemWeight = this.typeWeight(named);
     return {
       def,
       kind,
       type: named,
-      itemWeight: this.typeWeight(named),
+      itemWeight,
       extraDepth: Math.max(0, depth - 1),
       sized: sized ?? CONNECTION_FIELDS,
       sizedKey: sized?.join(',') ?? CONNECTION_KEY,
       slicing,
       defaults,
-      assumedSize: typeof assumed === 'number' ? (asSize(assumed) ?? undefined) : undefined,
+      assumedSize: asSize(assumed),
       requireOne: listSize !== undefined && required !== false && slicing.length > 0,
       weight,
       argumentWeights,

@@ -62,14 +62,14 @@ interface CostOptions {
  *
  * - Size (cost-list-size.ts): the largest slicing value given, else the argument's default in the schema,
  *   else @listSize(assumedSize), else ASSUMED_PAGE_SIZE (a field with slicing arguments) or ASSUMED_LIST_SIZE
- *   (without).
+ *   (without); a null or negative value counts at least that assumed size.
  * - Connections (a type with `edges`/`nodes` lists, or @listSize sizedFields): the size counts once for
  *   `edges` (each edge's `node` is the same item) and once for `nodes`; `totalCount` alone counts nothing.
  * - Weights (@cost): an item counts the weight of its type (1 by default, 0 for scalars and enums; an
  *   interface or union the largest of its types) instead of 1; a field with @cost adds its weight, plus that
  *   of the arguments and input fields given, each time it is resolved (cost-field-weight.ts).
  * - @skip/@include are honoured when their condition is a literal or a variable the call sets or defaults.
- * - Without a schema only a field given a slicing argument is known to be a list; one without a selection
+ * - Without a schema a field given a slicing argument (whatever its value) is a list; one without a selection
  *   set counts nothing (a list of scalars), and one that selects `edges` or `nodes` is a connection. Fields
  *   the schema does not know (`__schema`, a misspelt name) are counted the same way.
  * - @listSize and @cost are read from the schema's SDL: only a schema built from SDL carries them, since
@@ -359,7 +359,7 @@ class CostWalk {
 
   /** Without a schema: a field given a slicing argument is a list, a connection if it selects edges or nodes. */
   private guessKind(node: FieldNode): 'list' | 'connection' | 'single' {
-    if (node.selectionSet === undefined || !givesSlicingArgument(node, this.values)) return 'single';
+    if (node.selectionSet === undefined || !givesSlicingArgument(node)) return 'single';
     return this.selectsPlumbing(node.selectionSet) ? 'connection' : 'list';
   }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { printSchema } from 'graphql';
+import { buildSchema, printSchema } from 'graphql';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -18,14 +18,32 @@ import { CLI, startMcp, texts, useSession, type CallToolResult } from '../fixtur
 
 const library = createLibraryApi();
 let api: RunningGraphQLServer;
+let prisma: RunningGraphQLServer;
 let work: string;
+
+// An API that slices as Prisma does: a negative `take` returns the last n items, no `take` all of them; 50 items
+// at every level.
+interface Item {
+  readonly id: string;
+  children(args: { take?: number | null }): Item[];
+}
+const taken = (prefix: string, { take }: { take?: number | null }): Item[] => {
+  const all = Array.from({ length: 50 }, (_, i) => item(`${prefix}${i}`));
+  return take == null ? all : take >= 0 ? all.slice(0, take) : all.slice(take);
+};
+const item = (id: string): Item => ({ id, children: (args) => taken(`${id}.`, args) });
+const prismaSchema = buildSchema(`
+  type Query { items(take: Int): [Item!]! }
+  type Item { id: ID! children(take: Int): [Item!]! }
+`);
 
 before(async () => {
   api = await serveGraphQL(library.schema, library.rootValue);
+  prisma = await serveGraphQL(prismaSchema, { items: (args: { take?: number | null }) => taken('', args) });
   work = mkdtempSync(join(tmpdir(), 'graphql-mcp-cost-'));
 });
 after(async () => {
-  await api.close();
+  await Promise.all([api.close(), prisma.close()]);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -242,5 +260,73 @@ describe('@listSize in an SDL schema file (--schema)', () => {
       await session().call('graphql_introspect', { typeNames: ['Query'], includeDeprecated: true }),
     );
     assert.match(all, /^# Cost: list without slicing arguments \(counted as 10\): .*formerAuthors/m);
+  });
+});
+
+describe('a negative, null or missing slicing value is no way past --maxCost', () => {
+  const PRISMA = '{ items(take: -40) { children(take: -40) { children(take: -40) { id } } } }';
+  /** Documents the Prisma-style API received, the introspection that validation sends left out. */
+  const prismaSent = () => prisma.requests.filter((request) => !request.body.includes('__schema')).length;
+
+  test('the API reads a negative take as the last n items', async () => {
+    const response = await fetch(prisma.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ items(take: -2) { id children(take: -1) { id } } }' }),
+    });
+    assert.deepEqual(await response.json(), {
+      data: {
+        items: [
+          { id: '48', children: [{ id: '48.49' }] },
+          { id: '49', children: [{ id: '49.49' }] },
+        ],
+      },
+    });
+  });
+
+  describe('without a schema', () => {
+    const session = useSession(() => [`--endpoint=${prisma.url}`, '--validate=off', '--maxCost=200']);
+
+    test("MUST NOT send Prisma's take: -40 three levels deep at --maxCost=200 (65,640 items)", async () => {
+      const before = prismaSent();
+      const result = await session().call('graphql_query', { query: PRISMA });
+      assert.equal(result.isError, true);
+      assert.equal(
+        text(result),
+        'COST_LIMIT: the query can return 1,010,100 list items by its estimate, more than the limit of 200; ' +
+          'nothing was sent. Largest: items.children.children: 1,000,000 (99%), ask for take: 1 on children; ' +
+          'items.children: 10,000 (1%), ask for take: 1 on children; items: 100 (<1%), ask for take: 1 on items',
+      );
+      assert.equal(prismaSent(), before, 'nothing reached the API');
+    });
+
+    test('MUST NOT send lists sliced by null, or by a variable that is null or left out', async () => {
+      const before = prismaSent();
+      const byNull = await session().call('graphql_query', {
+        query: '{ items(take: null) { children(take: null) { id } } }',
+      });
+      assert.match(text(byNull), /^COST_LIMIT: the query can return 10,100 list items/);
+      const query = 'query Items($n: Int) { items(take: $n) { children(take: $n) { id } } }';
+      const leftOut = await session().call('graphql_query', { query });
+      assert.match(text(leftOut), /^COST_LIMIT: the query can return 10,100 list items/);
+      const nulled = await session().call('graphql_query', { query, variables: { n: null } });
+      assert.match(text(nulled), /^COST_LIMIT: the query can return 10,100 list items/);
+      assert.equal(prismaSent(), before, 'nothing reached the API');
+      // The same query with a size is sent: 2 items and 2 children each.
+      const sized = await session().call('graphql_query', { query, variables: { n: 2 } });
+      assert.equal(sized.isError, undefined, text(sized));
+      assert.equal(prismaSent(), before + 1);
+    });
+  });
+
+  describe('with the schema known', () => {
+    const session = useSession(() => [`--endpoint=${prisma.url}`, '--validate=always', '--maxCost=200']);
+
+    test("MUST NOT send Prisma's take: -40 three levels deep at --maxCost=200", async () => {
+      const before = prismaSent();
+      const result = await session().call('graphql_query', { query: PRISMA });
+      assert.match(text(result), /^COST_LIMIT: the query can return 1,010,100 list items by its estimate/);
+      assert.equal(prismaSent(), before, 'nothing reached the API');
+    });
   });
 });

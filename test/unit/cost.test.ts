@@ -452,8 +452,111 @@ describe('estimateCost without a schema', () => {
     assert.equal(total('{ a(first: 0) { b(first: 100) { id } } }'), 0);
   });
 
-  test('a negative slicing argument counts as 0', () => {
-    assert.equal(total('{ a(first: -5) { id } }'), 0);
+  test('a negative slicing argument counts the larger of its magnitude and the assumed page size', () => {
+    assert.equal(total('{ a(first: -5) { id } }'), ASSUMED_PAGE_SIZE);
+    assert.equal(total('{ a(first: -500) { id } }'), 500);
+  });
+
+  test("Prisma's negative take, the last n items, is no way past the limit", () => {
+    // Estimated at 10 when a negative value counted 0; an API that reads take: -40 as "the last 40" returns
+    // 40 + 40 × 40 + 40 × 40 × 40 = 65,640 items.
+    const query = '{ items(take: -40) { children(take: -40) { children(take: -40) { id } } } }';
+    assert.equal(total(query), 100 + 100 * 100 + 100 * 100 * 100);
+    assert.ok(estimate(query, { limit: 200 }).total > 200);
+  });
+
+  test('a fractional slicing argument is rounded up', () => {
+    assert.equal(total('{ a(first: 2.5) { id } }'), 3);
+    assert.equal(total('{ a(first: 0.1) { b(first: 1.01) { id } } }'), 1 + 2);
+    assert.equal(total('{ a(first: -0.5) { id } }'), ASSUMED_PAGE_SIZE);
+  });
+
+  test('a field given a slicing argument of null is a list of the assumed page size', () => {
+    assert.equal(total('{ a(first: null) { b(take: null) { id } } }'), 100 + 100 * 100);
+  });
+
+  test('a field given a slicing variable that is null or left out is a list of the assumed page size', () => {
+    const query = 'query Q($n: Int) { a(first: $n) { id } }';
+    assert.equal(total(query), ASSUMED_PAGE_SIZE);
+    assert.equal(total(query, { variables: { n: null } }), ASSUMED_PAGE_SIZE);
+    assert.equal(total('query Q($n: Int = null) { a(first: $n) { id } }'), ASSUMED_PAGE_SIZE);
+    assert.equal(total(query, { variables: { n: -3 } }), ASSUMED_PAGE_SIZE);
+  });
+
+  test('a field given a slicing argument that is not a number is a list of the assumed page size', () => {
+    assert.equal(total('{ a(first: "ten") { id } }'), ASSUMED_PAGE_SIZE);
+  });
+
+  test('the advice for a null or negative slicing argument asks for a positive one', () => {
+    assert.equal(
+      costAdvice(estimate('{ items(take: -40) { id } }'), { limit: 50 }),
+      'items: 100 (100%), ask for take: 50 on items',
+    );
+  });
+});
+
+describe('estimateCost reads null, negative and fractional slicing values with a schema', () => {
+  const sdl = buildSchema(`
+    directive @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!],
+      requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION
+    type Query {
+      sized(take: Int): [Item] @listSize(assumedSize: 20, slicingArguments: ["take"])
+      unlimited(limit: Int = -1): [Item]
+      paged(first: Float = 2.5): [Item]
+    }
+    type Item { id: ID }
+  `);
+
+  test('a negative first counts the larger of its magnitude and the assumed page size', () => {
+    const [small] = estimate('{ viewer { repositories(first: -5) { nodes { name } } } }', {
+      schema: github,
+    }).contributors;
+    assert.deepEqual(
+      { size: small?.size, sizeFrom: small?.sizeFrom, slicedBy: small?.slicedBy },
+      { size: ASSUMED_PAGE_SIZE, sizeFrom: 'assumed', slicedBy: 'first' },
+    );
+    const [large] = estimate('{ viewer { repositories(first: -150) { nodes { name } } } }', {
+      schema: github,
+    }).contributors;
+    assert.deepEqual(
+      { size: large?.size, sizeFrom: large?.sizeFrom, slicedBy: large?.slicedBy },
+      { size: 150, sizeFrom: 'argument', slicedBy: 'first' },
+    );
+  });
+
+  test("first: null counts the assumed page size, not the schema's default (GraphQL passes the null)", () => {
+    const query = (argument: string) => `{ topic(name: "graphql") { relatedTopics${argument} { name } } }`;
+    assert.equal(total(query(''), { schema: github }), 3);
+    assert.equal(total(query('(first: null)'), { schema: github }), ASSUMED_PAGE_SIZE);
+  });
+
+  test("a slicing variable left out takes the schema's default, as GraphQL does", () => {
+    const query = 'query Q($n: Int) { topic(name: "graphql") { relatedTopics(first: $n) { name } } }';
+    assert.equal(total(query, { schema: github }), 3);
+    assert.equal(total(query, { schema: github, variables: { n: null } }), ASSUMED_PAGE_SIZE);
+  });
+
+  test("a null or negative value counts at least @listSize's assumed size", () => {
+    assert.equal(total('{ sized(take: -5) { id } }', { schema: sdl }), 20);
+    assert.equal(total('{ sized(take: null) { id } }', { schema: sdl }), 20);
+    assert.equal(total('{ sized(take: -50) { id } }', { schema: sdl }), 50);
+    assert.equal(
+      estimate('{ sized(take: -5) { id } }', { schema: sdl }).contributors[0]?.sizeFrom,
+      'listSize',
+    );
+  });
+
+  test('a negative default in the schema counts as a negative value given, a fractional one rounded up', () => {
+    assert.equal(total('{ unlimited { id } }', { schema: sdl }), ASSUMED_PAGE_SIZE);
+    assert.equal(total('{ paged { id } }', { schema: sdl }), 3);
+    assert.equal(
+      describeListSize(sdl, 'Query', 'unlimited'),
+      'list: slice with limit (default -1, counted as 100)',
+    );
+    assert.equal(
+      describeListSize(sdl, 'Query', 'paged'),
+      'list: slice with first (default 2.5, counted as 3)',
+    );
   });
 });
 

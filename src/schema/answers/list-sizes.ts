@@ -1,6 +1,6 @@
 import { isInterfaceType, isObjectType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { formatNumber } from '../../graphql/cost-advice.js';
-import { ASSUMED_LIST_SIZE, ASSUMED_PAGE_SIZE } from '../../graphql/cost-list-size.js';
+import { ASSUMED_LIST_SIZE, ASSUMED_PAGE_SIZE, sliceCount } from '../../graphql/cost-list-size.js';
 import { schemaCosts, type FieldCost } from '../../graphql/cost-schema.js';
 import { listWithin } from './text-budget.js';
 
@@ -62,10 +62,17 @@ export function describeListSize(
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
-/** What a sliced list counts when the query gives no slicing argument: `default 10`, `none given: counted as 100`. */
+/** What a sliced list counts when the query gives no slicing value: `default 10`, `none given: counted as 100`. */
 function unsliced(info: FieldCost): string {
-  const defaults = info.defaults.filter((d): d is number => d !== undefined);
-  return defaults.length > 0
-    ? `default ${formatNumber(Math.max(...defaults))}`
-    : `none given: counted as ${formatNumber(info.assumedSize ?? ASSUMED_PAGE_SIZE)}`;
+  const assumed = info.assumedSize ?? ASSUMED_PAGE_SIZE;
+  let largest: number | undefined;
+  for (const value of info.defaults) {
+    if (value === undefined) continue;
+    if (largest === undefined || sliceCount(value, assumed) > sliceCount(largest, assumed)) largest = value;
+  }
+  if (largest === undefined) return `none given: counted as ${formatNumber(assumed)}`;
+  const counted = sliceCount(largest, assumed);
+  return counted === largest
+    ? `default ${formatNumber(counted)}`
+    : `default ${formatNumber(largest)}, counted as ${formatNumber(counted)}`;
 }
