@@ -3,12 +3,30 @@ import type { CostEstimate } from './cost.js';
 import type { CostContributor } from './cost-contributors.js';
 import { add } from './cost-schema.js';
 
-// What a refusal, a note or a question says of an estimate: its number, its largest contributors, and how to
-// lower each.
+// What a refusal, a note or a question says of an estimate: its number and unit, its largest contributors, and
+// how to lower each.
+
+/**
+ * The unit of an estimate with @cost weights: not items any more, and not the cost a gateway computes from the
+ * same directives (the IBM specification counts a field's resolver where this counts each item; Apollo Router
+ * and Hive Gateway count every object, a connection's edges included), so a gateway's budget does not fit it.
+ */
+const WEIGHTED_UNIT =
+  "cost units (list items, each weighted by @cost; not comparable with a gateway's cost budget)";
 
 /** The estimate as a person reads it: `22,060`, `at least 500,001`. */
 export function formatCost(estimate: Pick<CostEstimate, 'total' | 'atLeast'>): string {
   return `${estimate.atLeast ? 'at least ' : ''}${formatNumber(estimate.total)}`;
+}
+
+/**
+ * What the estimate says, in its unit, to follow "the query": `can return 22,060 list items by its estimate`;
+ * with @cost weights counted, `is estimated at 15 cost units (list items, each weighted by @cost; …)`.
+ */
+export function estimated(estimate: Pick<CostEstimate, 'total' | 'atLeast' | 'weighted'>): string {
+  return estimate.weighted
+    ? `is estimated at ${formatCost(estimate)} ${WEIGHTED_UNIT}`
+    : `can return ${formatCost(estimate)} list items by its estimate`;
 }
 
 /**

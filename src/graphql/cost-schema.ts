@@ -60,6 +60,8 @@ export interface FieldCost {
   readonly type: GraphQLNamedType;
   /** What each item counts: the weight of its type. */
   readonly itemWeight: number;
+  /** Whether a @cost sets that weight, where an item would otherwise count 1 (0 for a scalar or an enum). */
+  readonly itemWeighted: boolean;
   /** Levels of list inside the first ([[T]] has 1). */
   readonly extraDepth: number;
   /** A connection's fields that take its size, and their memo key. */
@@ -217,6 +219,7 @@ export class SchemaCosts {
       kind,
       type: named,
       itemWeight,
+      itemWeighted: itemWeight !== (isLeafType(named) ? 0 : 1),
       extraDepth: Math.max(0, depth - 1),
       sized: sized ?? CONNECTION_FIELDS,
       sizedKey: sized?.join(',') ?? CONNECTION_KEY,

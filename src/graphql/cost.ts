@@ -33,10 +33,15 @@ export type { CostContributor } from './cost-contributors.js';
 
 /** The estimate: a total that is finite and, when `atLeast`, a lower bound; its contributors, largest first. */
 export interface CostEstimate {
-  /** Items the operation can return (see estimateCost), never NaN or Infinity. */
+  /** Items the operation can return, weighted where `weighted` (see estimateCost); never NaN or Infinity. */
   readonly total: number;
   /** Counting stopped past the limit (or at Number.MAX_SAFE_INTEGER): the true total is at least `total`. */
   readonly atLeast: boolean;
+  /**
+   * A @cost weight counted in the total (a field's, an argument's, or an item's other than 1): the total is
+   * then in cost units, list items each weighted by @cost, rather than in items.
+   */
+  readonly weighted: boolean;
   /**
    * Every field that adds to the total, merged by path, largest first (worked out on first read). A field
    * inside a fragment spread in several places is one contributor, named by the path where it adds most.
@@ -59,6 +64,7 @@ interface CostOptions {
  * of the lists around it, through fragments (a fragment spread three times counts three times), inline
  * fragments and aliases (each counted). A singular object (`viewer`) and `__typename` add nothing; so does a
  * list of scalars or enums (they are values inside their parent, and their @cost weight is 0 by default).
+ * Where a @cost weight counts, the total is in cost units (CostEstimate.weighted), not items.
  *
  * - Size (cost-list-size.ts): the largest slicing value given, else the argument's default in the schema,
  *   else @listSize(assumedSize), else ASSUMED_PAGE_SIZE (a field with slicing arguments) or ASSUMED_LIST_SIZE
@@ -96,7 +102,7 @@ export function estimateCost(
   });
   walk.finished.push(root);
   const atLeast = total >= CEILING || (walk.stopped && total > walk.limit);
-  return new Estimate(total, atLeast, walk.finished);
+  return new Estimate(total, atLeast, walk.weighted, walk.finished);
 }
 
 /** An estimate whose contributors are worked out when first read: most calls never need them. */
@@ -106,6 +112,7 @@ class Estimate implements CostEstimate {
   constructor(
     readonly total: number,
     readonly atLeast: boolean,
+    readonly weighted: boolean,
     private readonly frames: readonly Frame[],
   ) {}
 
@@ -165,6 +172,7 @@ class CostWalk {
   /** Each walk as it finishes: a fragment's before the walks that spread it. */
   readonly finished: Frame[] = [];
   stopped = false;
+  weighted = false;
   private readonly values: CallValues;
   private readonly costs: SchemaCosts | undefined;
   private fragmentCounts: Map<string, FragmentCount> | undefined;
@@ -350,11 +358,14 @@ class CostWalk {
   /** What one item of a list or connection counts: its type's weight; without a schema, 1 for an object. */
   private itemWeight(node: FieldNode, info: FieldCost | undefined): number {
     if (info === undefined) return node.selectionSet ? 1 : 0;
+    if (info.itemWeighted) this.weighted = true;
     return info.itemWeight;
   }
 
   private weightOf(node: FieldNode, info: FieldCost): number {
-    return fieldWeight(node, info, this.costs!, this.values);
+    const weight = fieldWeight(node, info, this.costs!, this.values);
+    if (weight > 0) this.weighted = true;
+    return weight;
   }
 
   /** Without a schema: a field given a slicing argument is a list, a connection if it selects edges or nodes. */

@@ -4,7 +4,7 @@ import { DEFAULT_API, type ApiConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../common/errors.js';
 import { measureComplexity } from '../graphql/complexity.js';
 import { estimateCost, type CostEstimate } from '../graphql/cost.js';
-import { costAdvice, formatCost } from '../graphql/cost-advice.js';
+import { costAdvice, estimated } from '../graphql/cost-advice.js';
 import { mutationQuestion, rootFieldNames, UnconfirmableMutation } from '../graphql/mutation-question.js';
 import {
   analyseDocument,
@@ -294,8 +294,9 @@ function checkComplexity(
 }
 
 /**
- * COST_LIMIT when the operation can return more list items than --maxCost, with the largest contributors and how
- * to lower each; a note when it comes within half of it, before a larger page or one more level is refused.
+ * COST_LIMIT when the operation can return more list items than --maxCost (cost units where @cost weights
+ * count), with the largest contributors and how to lower each; a note when it comes within half of it, before a
+ * larger page or one more level is refused.
  */
 function checkCost(config: ApiConfig, cost: CostEstimate, call: Call): void {
   const limit = config.maxCost;
@@ -304,12 +305,12 @@ function checkCost(config: ApiConfig, cost: CostEstimate, call: Call): void {
   if (cost.total > limit) {
     throw new ToolError(
       'COST_LIMIT',
-      `the query can return ${formatCost(cost)} list items by its estimate, more than the limit of ${thousands(limit)}; nothing was sent. Largest: ${largest}`,
+      `the query ${estimated(cost)}, more than the limit of ${thousands(limit)}; nothing was sent. Largest: ${largest}`,
     );
   }
   call.notes = [
     ...call.notes,
-    `Cost: this query can return ${formatCost(cost)} list items by its estimate, near the limit of ${thousands(limit)} (a larger page or one more nested list may be refused). Largest: ${largest}`,
+    `Cost: this query ${estimated(cost)}, near the limit of ${thousands(limit)} (a larger page or one more nested list may be refused). Largest: ${largest}`,
   ];
 }
 

@@ -3,10 +3,11 @@
 // decisions are made (the result near the limit, the person's question, the schema answers). The demo library
 // API records every request it receives: its log proves what was sent.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { buildSchema, printSchema } from 'graphql';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -19,6 +20,7 @@ import { CLI, startMcp, texts, useSession, type CallToolResult } from '../fixtur
 const library = createLibraryApi();
 let api: RunningGraphQLServer;
 let prisma: RunningGraphQLServer;
+let ibm: RunningGraphQLServer;
 let work: string;
 
 // An API that slices as Prisma does: a negative `take` returns the last n items, no `take` all of them; 50 items
@@ -37,13 +39,19 @@ const prismaSchema = buildSchema(`
   type Item { id: ID! children(take: Int): [Item!]! }
 `);
 
+// The IBM cost specification's examples, served: users(max:) returns that many users.
+const IBM_SDL = fileURLToPath(new URL('../fixtures/cost/ibm-cost-spec.graphql', import.meta.url));
+const ibmUsers = ({ max }: { max?: number | null }) =>
+  Array.from({ length: max ?? 3 }, (_, i) => ({ name: `user ${i}`, age: 20 + i }));
+
 before(async () => {
   api = await serveGraphQL(library.schema, library.rootValue);
   prisma = await serveGraphQL(prismaSchema, { items: (args: { take?: number | null }) => taken('', args) });
+  ibm = await serveGraphQL(buildSchema(readFileSync(IBM_SDL, 'utf8')), { users: ibmUsers });
   work = mkdtempSync(join(tmpdir(), 'graphql-mcp-cost-'));
 });
 after(async () => {
-  await Promise.all([api.close(), prisma.close()]);
+  await Promise.all([api.close(), prisma.close(), ibm.close()]);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -328,5 +336,35 @@ describe('a negative, null or missing slicing value is no way past --maxCost', (
       assert.match(text(result), /^COST_LIMIT: the query can return 1,010,100 list items by its estimate/);
       assert.equal(prismaSent(), before, 'nothing reached the API');
     });
+  });
+});
+
+describe('with @cost weights the refusal and the note name their unit', () => {
+  const session = useSession(() => [`--endpoint=${ibm.url}`, `--schema=${IBM_SDL}`, '--maxCost=14']);
+  const UNIT = "cost units (list items, each weighted by @cost; not comparable with a gateway's cost budget)";
+  const sentUsers = () => ibm.requests.filter((request) => request.body.includes('users')).length;
+
+  test("MUST refuse the IBM specification's Example № 2 in cost units, neither its 5 items nor its cost of 11", async () => {
+    const before = sentUsers();
+    const result = await session().call('graphql_query', {
+      query: 'query Example { users(max: 5) { age } }',
+    });
+    assert.equal(
+      text(result),
+      `COST_LIMIT: the query is estimated at 15 ${UNIT}, more than the limit of 14; nothing was sent. ` +
+        'Largest: users.age: 10 (67%), leave out age; users: 5 (33%), ask for max: 4 on users',
+    );
+    assert.equal(sentUsers(), before, 'nothing reached the API');
+  });
+
+  test('the note near the limit says the same unit', async () => {
+    const result = await session().call('graphql_query', { query: '{ users(max: 3) { age } }' });
+    assert.equal(result.isError, undefined, text(result));
+    const note = texts(result).find((line) => line.startsWith('Cost: '));
+    assert.equal(
+      note,
+      `Cost: this query is estimated at 9 ${UNIT}, near the limit of 14 (a larger page or one more nested list ` +
+        'may be refused). Largest: users.age: 6 (67%), leave out age; users: 3 (33%), ask for max: 1 on users',
+    );
   });
 });

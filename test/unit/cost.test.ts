@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { buildClientSchema, buildSchema, introspectionFromSchema, type GraphQLSchema } from 'graphql';
-import { costAdvice, formatCost } from '../../src/graphql/cost-advice.ts';
+import { costAdvice, estimated, formatCost } from '../../src/graphql/cost-advice.ts';
 import { ASSUMED_LIST_SIZE, ASSUMED_PAGE_SIZE } from '../../src/graphql/cost-list-size.ts';
 import { estimateCost, type CostEstimate } from '../../src/graphql/cost.ts';
 import { analyseDocument, selectOperation } from '../../src/graphql/operation.ts';
@@ -831,6 +831,29 @@ describe('contributors and advice', () => {
     const result = estimate('{ viewer { login } }', { schema: github });
     assert.deepEqual(result.contributors, []);
     assert.equal(costAdvice(result), '');
+  });
+
+  test('an estimate without @cost weights is in list items', () => {
+    const result = estimate(GITHUB_SIMPLE, { schema: github });
+    assert.equal(result.weighted, false);
+    assert.equal(estimated(result), 'can return 550 list items by its estimate');
+    assert.equal(estimate('{ users(max: 5) { name } }', { schema: ibm }).weighted, false);
+  });
+
+  test("IBM's Example № 2 is in cost units, named as such and not as items or the specification's cost", () => {
+    // 5 users and 5 ages of weight 2.0: neither the 5 items nor the specification's field cost of 11.
+    const result = estimate('query Example { users(max: 5) { age } }', { schema: ibm });
+    assert.equal(result.weighted, true);
+    assert.equal(
+      estimated(result),
+      "is estimated at 15 cost units (list items, each weighted by @cost; not comparable with a gateway's cost budget)",
+    );
+  });
+
+  test('an item weighted by its type, or a field weighted alone, makes the estimate one of cost units', () => {
+    assert.equal(estimate('{ featuredFilms { characters { name } } }', { schema: ibm }).weighted, true);
+    assert.equal(estimate('{ mostPopularProduct { name } }', { schema: ibm }).weighted, true);
+    assert.equal(estimate('{ featuredFilms { title } }', { schema: ibm }).weighted, false);
   });
 
   test('formatCost writes the number as a person reads it', () => {
