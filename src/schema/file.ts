@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
+import { firstDefinitions } from './duplicates.js';
 import { IntrospectedSchema } from './view.js';
 
 // --schema: an API whose introspection is turned off (Apollo Server's default in production) can still be
@@ -22,36 +23,60 @@ export class SchemaFileError extends Error {
   override readonly name = 'SchemaFileError';
 }
 
+/** A schema file as read: the schema, and a line for stderr about what was left out of it, if anything. */
+export interface SchemaFile {
+  readonly schema: IntrospectedSchema;
+  readonly warning?: string;
+}
+
 /**
  * The schema in `path`: its introspection result (what graphql_introspect works from) and, from SDL, the schema
- * as built, with the directives it applies (@listSize, @cost).
+ * as built, with the directives it applies (@listSize, @cost). A name an SDL file defines twice is a warning (the
+ * first definition is kept), not a refusal: published schemas have such slips (GitHub's does).
  */
-export function readSchemaFile(path: string): IntrospectedSchema {
+export function readSchemaFile(path: string): SchemaFile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new SchemaFileError(cannotRead(path, error));
   }
-  return path.toLowerCase().endsWith('.json') ? fromJson(path, text) : fromSdl(path, text);
+  return path.toLowerCase().endsWith('.json') ? { schema: fromJson(path, text) } : fromSdl(path, text);
 }
 
-function fromSdl(path: string, text: string): IntrospectedSchema {
+/** Most definitions left out that a warning names one by one. */
+const NAMED_DUPLICATES = 10;
+
+function fromSdl(path: string, text: string): SchemaFile {
   let schema: GraphQLSchema;
+  let dropped: string[];
   try {
-    schema = buildASTSchema(parse(new Source(text, path)));
+    const read = firstDefinitions(parse(new Source(text, path)));
+    dropped = read.dropped;
+    schema = buildASTSchema(read.document);
   } catch (error) {
-    throw new SchemaFileError(located(path, error));
+    throw new SchemaFileError(`${located(path, error)}${JSON_ALTERNATIVE}`);
   }
   const problems = validateSchema(schema);
-  if (problems.length > 0) throw new SchemaFileError(located(path, problems[0]));
+  if (problems.length > 0) throw new SchemaFileError(`${located(path, problems[0])}${JSON_ALTERNATIVE}`);
   const introspection = introspectionFromSchema(schema, {
     inputValueDeprecation: true,
     specifiedByUrl: true,
     directiveIsRepeatable: true,
   });
-  return new IntrospectedSchema(introspection, schema);
+  const named = dropped.slice(0, NAMED_DUPLICATES).join(', ');
+  const more = dropped.length > NAMED_DUPLICATES ? ` and ${dropped.length - NAMED_DUPLICATES} more` : '';
+  return {
+    schema: new IntrospectedSchema(introspection, schema),
+    ...(dropped.length > 0 && {
+      warning: `${path}: ${dropped.length === 1 ? 'a definition repeats' : `${dropped.length} definitions repeat`} a name defined earlier in the file and ${dropped.length === 1 ? 'is' : 'are'} left out (the first definition of each name is the one used): ${named}${more}`,
+    }),
+  };
 }
+
+/** What ends the message of an SDL file that cannot be used: the other form of schema file, which always can. */
+const JSON_ALTERNATIVE =
+  '; an introspection result as JSON (--schema=schema.json, the answer to an introspection query) can be used instead';
 
 function fromJson(path: string, text: string): IntrospectedSchema {
   let parsed: unknown;

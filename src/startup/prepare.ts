@@ -16,6 +16,8 @@ import { loadApiSchema } from '../schema/source.js';
 /** An API with what its options name read: its schema file, and its operations with what reads them again. */
 export interface PreparedApi {
   readonly api: Omit<Api, 'operations'>;
+  /** Lines for stderr about what was read: definitions of the schema file left out. */
+  readonly warnings: readonly string[];
   readonly operations?: {
     readonly set: OperationSet;
     /** Reads the operation files again (a reload), against the schema of start-up. */
@@ -26,15 +28,18 @@ export interface PreparedApi {
 /** Reads what an API's options name; a problem is a ConfigError (one line, exit 2). */
 export async function prepare(config: ApiConfig, secrets: Secrets): Promise<PreparedApi> {
   let api: Omit<Api, 'operations'> = { config };
+  const warnings: string[] = [];
   if (config.schemaFile !== undefined) {
     try {
-      api = { config, schema: readSchemaFile(config.schemaFile) };
+      const file = readSchemaFile(config.schemaFile);
+      api = { config, schema: file.schema };
+      if (file.warning !== undefined) warnings.push(`--schema ${file.warning}`);
     } catch (error) {
       if (error instanceof SchemaFileError) throw new ConfigError(`--schema ${error.message}`);
       throw error;
     }
   }
-  if (config.operations.length === 0) return { api };
+  if (config.operations.length === 0) return { api, warnings };
 
   const schema = await schemaOf(api, secrets);
   const reload = () =>
@@ -46,7 +51,7 @@ export async function prepare(config: ApiConfig, secrets: Secrets): Promise<Prep
       scalars: config.scalars,
     });
   try {
-    return { api, operations: { set: reload(), reload } };
+    return { api, warnings, operations: { set: reload(), reload } };
   } catch (error) {
     if (error instanceof OperationsError) throw new ConfigError(`--operations ${error.message}`);
     throw error;

@@ -17,7 +17,7 @@ export interface Started {
   readonly apis: readonly Api[];
   /** Each API with operation files, and what reads them again (stdio mode follows them). */
   readonly reloads: ReadonlyMap<Api, () => OperationSet>;
-  /** Lines for stderr: what was left out (mutations under --readOnly). */
+  /** Lines for stderr: what was left out (mutations under --readOnly, definitions a schema file repeats). */
   readonly notes: readonly string[];
 }
 
@@ -45,6 +45,9 @@ export async function start(
       if (!(error instanceof ConfigError) || configs.length === 1) throw error;
       throw new ConfigError(`apis.${config.name}: ${error.message}`);
     }
+    notes.push(
+      ...ready.warnings.map((line) => (configs.length === 1 ? line : `apis.${config.name}: ${line}`)),
+    );
     if (ready.operations === undefined) {
       apis.push(ready.api);
       continue;
