@@ -179,13 +179,21 @@ function hideParts(text: string, parts: readonly string[]): string {
   return parts.reduce((shown, part) => shown.replaceAll(part, '[redacted]'), text);
 }
 
-/** How the API takes requests; trusted documents only means nothing without a way to send them by id. */
+/**
+ * How the API takes requests. Trusted documents only means nothing without a way to send them by id, and needs
+ * the schema from a file: such an API refuses the introspection query like any document it does not know.
+ */
 function readProtocol(options: OptionValues): ApiProtocol {
   const persisted = options.get('persistedQueries');
   const trustedOnly = options.get('trustedDocumentsOnly');
   if (trustedOnly && persisted === undefined) {
     throw new ConfigError(
       `${options.given('trustedDocumentsOnly')!.source} needs --persistedQueries (apollo, documentId or doc_id): without a way to send documents by id, every call would be refused`,
+    );
+  }
+  if (trustedOnly && options.get('schema') === undefined) {
+    throw new ConfigError(
+      `${options.given('trustedDocumentsOnly')!.source} needs --schema (the API's schema as SDL or an introspection result as JSON): an API that runs only its trusted documents refuses the introspection query, so its schema cannot be read from it`,
     );
   }
   return { method: options.get('queryMethod'), persisted, trustedOnly };

@@ -268,7 +268,7 @@ export const OPTIONS = {
     json: BOOLEAN,
     group: 'tuning',
     scope: 'api',
-    help: "the API runs only its trusted documents: the model's own are refused before anything is sent (needs `--persistedQueries`)",
+    help: "the API runs only its trusted documents: the model's own are refused before anything is sent unless one of them (needs `--persistedQueries` and `--schema`)",
   },
   queryMethod: {
     env: 'GRAPHQL_QUERY_METHOD',

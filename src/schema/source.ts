@@ -15,6 +15,7 @@ import {
 import { SchemaCache } from './cache.js';
 import { IntrospectedSchema } from './view.js';
 import { describeEndpoint } from '../http/endpoint.js';
+import { persistedAnswer } from '../http/persisted.js';
 import { postGraphQL } from '../http/post-graphql.js';
 import { operatorRedactor, type Secrets } from '../redaction/redactor.js';
 import type { HeaderSet } from '../http/headers.js';
@@ -209,6 +210,16 @@ function introspectionFailure(
       'INTROSPECTION_FAILED',
       `${where} refused introspection (${how}): ${errorMessages(result)}. ${target.credentialAdvice()}`,
     );
+  }
+  if (persistedAnswer(result) === 'id-required') {
+    const error = new ToolError(
+      'INTROSPECTION_FAILED',
+      `${where} runs only its trusted documents (persisted operations) and refused the introspection query ` +
+        `(${how}): ${errorMessages(result).slice(0, 300)}. Its schema cannot be read from it: the server's ` +
+        'operator gives it in a file (--schema=<file>: the SDL or an introspection result).',
+    );
+    lasting.add(error);
+    return error;
   }
   if (introspectionDisabled(result)) {
     const error = new ToolError(

@@ -34,21 +34,36 @@ export function describeTools(
     policies.size === 1
       ? MUTATIONS[first.mutations]
       : ` Mutations: ${apis.map((api) => `${api.name} ${SHORT_POLICY[api.mutations]}`).join('; ')}; never retry one the user declined.`;
-  const trusted = apis.filter((api) => api.protocol.trustedOnly);
-  const trustedOnly =
-    trusted.length === 0
-      ? ''
-      : ` ${apis.length === 1 ? 'This API runs' : `The APIs ${trusted.map((api) => api.name).join(', ')} run`} only trusted documents: use the operation tools there.`;
+  // An API of trusted documents only runs no document the model writes: its schema tells what its operation
+  // tools take and return, and learning it first to write a query would lead nowhere.
+  const allTrusted = apis.every((api) => api.protocol.trustedOnly);
   return {
     graphql_query:
       `Run a GraphQL query against ${target} (or the endpoint given); returns the GraphQL response.` +
-      `${mutations}${limit}${cost}${trustedOnly} Learn the schema with graphql_introspect first.`,
+      `${mutations}${limit}${cost}${trustedOnlyNote(served)}` +
+      (allTrusted ? '' : ' Learn the schema with graphql_introspect first.'),
     graphql_introspect:
       `The schema of ${apis.length === 1 ? target : 'the API named by api'} (or the endpoint given) as GraphQL ` +
-      `SDL, to write correct queries. A schema over ${first.maxSchemaChars} characters comes as an overview ` +
+      `SDL, ${allTrusted ? 'to read the types its operation tools take and return' : 'to write correct queries'}. ` +
+      `A schema over ${first.maxSchemaChars} characters comes as an overview ` +
       '(root fields, type names); then read parts with typeNames (full definitions) or search ' +
       '(types and fields by words).',
   };
+}
+
+/** What graphql_query can do for the APIs that run only their trusted documents: nothing but run one of them. */
+function trustedOnlyNote(served: readonly Api[]): string {
+  const trusted = served.filter((api) => api.config.protocol.trustedOnly);
+  if (trusted.length === 0) return '';
+  const held = (api: Api) =>
+    (api.operations?.current.tools ?? []).some((tool) => tool.persisted !== undefined);
+  if (served.length === 1) {
+    return held(trusted[0]!)
+      ? " This API runs only its trusted documents: a document is sent only when it is one of its operation tools' (then by its id); call those tools instead."
+      : ' This API runs only its trusted documents, and this server holds none of them: every document is refused.';
+  }
+  const names = trusted.map((api) => api.config.name).join(', ');
+  return ` The APIs ${names} run only their trusted documents: there a document is sent only when it is one of their operation tools' (then by its id); call those tools instead.`;
 }
 
 const MUTATIONS: Record<MutationPolicy, string> = {

@@ -26,6 +26,7 @@ import { thousands } from '../common/text.js';
 import type { Call } from './call.js';
 import type { Confirm, Decision, MutationAudit, Outcome } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
+import { asTrusted } from './trusted.js';
 import { knownSchema, loadSchema, withAdvice } from '../schema/source.js';
 import type { CallTarget } from '../call/target.js';
 
@@ -41,20 +42,26 @@ export interface QueryInput {
   readonly allowMutations: boolean;
 }
 
-/** Steps 3 to 10 of a graphql_query call to `target`. */
+/**
+ * Steps 3 to 10 of a graphql_query call to `target`; `toolPrefix` goes before the names of the API's operation
+ * tools (several APIs), which a refusal under trusted documents only names.
+ */
 export async function runPipeline(
   target: CallTarget,
   input: QueryInput,
   call: Call,
   signal: AbortSignal | undefined,
   confirm: Confirm | undefined,
+  toolPrefix = '',
 ): Promise<CallToolResult | InputRequiredResult> {
-  // An API that runs only its trusted documents refuses the model's own: said before anything else.
-  const untrusted = wholeDocumentRefused(target.endpoint, target.api.config.protocol, {});
-  if (untrusted !== undefined) throw untrusted;
-  // 3.–5. Document, operation, no subscription.
-  const document = analyseDocument(input.query);
-  const operation = selectOperation(document, input.operationName);
+  // 3.–5. Document, operation, no subscription. An API that runs only its trusted documents runs the model's
+  // only as one of them, by its id; any other is refused before anything else.
+  const trusted =
+    target.api.config.protocol.trustedOnly === true
+      ? asTrusted(target.api, target.endpoint, input.query, input.operationName, toolPrefix)
+      : undefined;
+  const document = trusted?.document ?? analyseDocument(input.query);
+  const operation = trusted?.operation ?? selectOperation(document, input.operationName);
   if (operation.operation === 'subscription') {
     throw new ToolError(
       'SUBSCRIPTION_NOT_SUPPORTED',
@@ -65,6 +72,7 @@ export async function runPipeline(
   const plan: Plan = {
     tool: 'graphql_query',
     target,
+    ...(trusted !== undefined && { persisted: trusted.persisted }),
     document,
     operation,
     operationName: input.operationName,

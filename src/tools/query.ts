@@ -1,7 +1,7 @@
 import type { CallToolResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { MAX_TIMEOUT_MS } from '../config/parsers.js';
 import { ToolError } from '../common/errors.js';
-import type { Api } from '../api/api.js';
+import { toolPrefix, type Api } from '../api/api.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { Confirm } from './confirmation.js';
@@ -128,7 +128,7 @@ export async function runQuery(
     call.sends(target);
     // 3. to 10., from the first call on.
     const { runPipeline } = await import('./query-run.js');
-    return runPipeline(target, input, call, signal, confirm);
+    return runPipeline(target, input, call, signal, confirm, toolPrefix(target.api, tools.apis));
   });
 }
 

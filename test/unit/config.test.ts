@@ -881,3 +881,18 @@ describe('parseCommand --stateKey', () => {
     assert.match(configError([`--stateKey=${KEY}`]).message, /--stateKey applies only with --transport=http/);
   });
 });
+
+describe('parseCommand --trustedDocumentsOnly', () => {
+  test('MUST name --schema when it is missing: an API of trusted documents only refuses the introspection query', () => {
+    const message = configError(['--persistedQueries=apollo', '--trustedDocumentsOnly']).message;
+    assert.match(
+      message,
+      /^--trustedDocumentsOnly needs --schema \(the API's schema as SDL or an introspection result as JSON\)/,
+    );
+  });
+
+  test('is taken with --persistedQueries and --schema', () => {
+    const config = serve(['--persistedQueries=apollo', '--trustedDocumentsOnly', '--schema=schema.graphql']);
+    assert.equal(config.protocol.trustedOnly, true);
+  });
+});

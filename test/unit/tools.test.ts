@@ -83,9 +83,29 @@ describe('describeTools', () => {
     assert.match(text, /at most 100 fields/);
   });
 
-  test('says that an API of trusted documents only wants its operation tools', () => {
-    const text = describeTools(apis(['--persistedQueries=apollo', '--trustedDocumentsOnly'])).graphql_query;
-    assert.match(text, /This API runs only trusted documents: use the operation tools there\./);
+  test('says that an API of trusted documents only runs only them, and not to learn the schema to write queries', () => {
+    const trusted = apis(['--persistedQueries=apollo', '--trustedDocumentsOnly', '--schema=schema.graphql']);
+    const text = describeTools(trusted).graphql_query;
+    assert.match(
+      text,
+      /This API runs only its trusted documents, and this server holds none of them: every document is refused\./,
+    );
+    assert.doesNotMatch(text, /graphql_introspect first|call those tools/);
+    assert.match(
+      describeTools(trusted).graphql_introspect,
+      /to read the types its operation tools take and return/,
+    );
+  });
+
+  test('tells the model of one API of trusted documents among others where a document of its own runs', () => {
+    const [one] = apis(['--persistedQueries=apollo', '--trustedDocumentsOnly', '--schema=schema.graphql']);
+    const [other] = apis([]);
+    const text = describeTools([
+      { config: { ...one!.config, name: 'shop' } },
+      { config: { ...other!.config, name: 'github' } },
+    ]).graphql_query;
+    assert.match(text, /The APIs shop run only their trusted documents: there a document is sent only when/);
+    assert.match(text, /Learn the schema with graphql_introspect first\./);
   });
 });
 
