@@ -75,6 +75,13 @@ const ID_REQUIRED_CODES = new Set([
 ]);
 const ID_REQUIRED_MESSAGE =
   /^PersistedQuery(Only|KeyNotFound)$|only persisted (documents|queries|operations)|persisted (documents|queries|operations) only|not allow freeform|trusted documents? (only|required)/i;
+/**
+ * What a server that reads no id answers a request that carries one and no document: graphql-http's "Missing
+ * query", GraphQL Yoga's and express-graphql's "Must provide query string.", Apollo Server's "GraphQL operations
+ * must contain a non-empty `query` or a `persistedQuery` extension.". A document sent whole never gets it.
+ */
+const NO_DOCUMENT_MESSAGE =
+  /^(missing query|must provide query string|graphql operations must contain a non-empty `query`)/i;
 
 /** What the errors of a GraphQL response say about persisted documents, if anything. */
 export function persistedAnswer(result: Record<string, unknown>): PersistedAnswer | undefined {
@@ -94,6 +101,7 @@ export function persistedAnswer(result: Record<string, unknown>): PersistedAnswe
     if (message === 'PersistedQueryNotSupported') return 'unsupported';
     if (/^persisted (query|document) not found/i.test(message)) return 'unknown';
     if (ID_REQUIRED_MESSAGE.test(message)) return 'id-required';
+    if (NO_DOCUMENT_MESSAGE.test(message)) return 'unsupported';
   }
   return undefined;
 }
@@ -108,8 +116,22 @@ export function persistedAdvice(answer: PersistedAnswer, byId: boolean): string 
     case 'unknown':
       return "The API does not know this operation's id: its trusted documents and this server's manifest differ; the operator should publish the manifest to the API (or give this server the API's own).";
     case 'unsupported':
-      return 'The API does not take persisted queries: the operator should have this API sent whole documents.';
+      return 'The API does not take documents by id in the form this server sends them (it looked for the document itself): its operator should set --persistedQueries=off for this API, which sends documents whole, or to the form of id the API reads (apollo, documentId or doc_id) where it runs only trusted documents.';
     case 'unregistered':
       return "The API does not know this operation's hash and did not take it registered (only a document whose id is its SHA-256 can be): the operator should publish the manifest to the API.";
   }
+}
+
+/**
+ * The response to a document sent whole after the API answered its id as one that takes no persisted queries,
+ * with what the operator should change (unless the response has advice of its own): every call of the API pays
+ * for the refused request first.
+ */
+export function sentWhole<T extends { readonly advice?: string }>(response: T): T {
+  if (response.advice !== undefined) return response;
+  return {
+    ...response,
+    advice:
+      "The API does not take persisted queries (it answered the operation's id without running it), so the operation was sent whole after its id: its operator should set --persistedQueries=off for this API, which saves that first request.",
+  };
 }

@@ -7,12 +7,14 @@ import { letInputIn } from '../common/time-slice.js';
 import * as diagnostics from '../common/diagnostics.js';
 import { VERSION } from '../common/version.js';
 import { describeEndpoint } from './endpoint.js';
+import { noAllowAdvice } from './method-advice.js';
 import { HeaderSet } from './headers.js';
 import {
   apolloHash,
   persistedAdvice,
   persistedAnswer,
   registrable,
+  sentWhole,
   type PersistedDocument,
   type PersistedProtocol,
 } from './persisted.js';
@@ -253,7 +255,7 @@ async function byId(
   }
   // An API without persisted queries runs the document sent whole, unless it is said to run only trusted ones.
   if (answer === 'unsupported' && protocol?.trustedOnly !== true) {
-    return advised(await send(request, { query: operation.query }, stop), false);
+    return sentWhole(advised(await send(request, { query: operation.query }, stop), false));
   }
   return advised(first, true);
 }
@@ -591,9 +593,7 @@ function statusAdvice(
       ? `. The endpoint refused POST and then GET although it lists ${allow} as allowed: nothing here takes GraphQL requests; check the endpoint URL`
       : `. The endpoint does not accept GET${allow === '' ? '' : ` (it allows ${allow})`}: this API's queries should be sent by POST`;
   }
-  if (allow === '') {
-    return '. The endpoint does not accept POST and does not say which methods it does (no Allow header): check the endpoint URL';
-  }
+  if (allow === '') return noAllowAdvice(kind, setting);
   if (!/\bGET\b/i.test(allow)) {
     return `. The endpoint does not accept POST; it allows ${allow}, none of which carries a GraphQL request: check the endpoint URL`;
   }

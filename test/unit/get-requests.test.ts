@@ -242,6 +242,22 @@ describe('a 405 to a POST', () => {
     assert.match(error.message, /does not say which methods it does/);
     assert.deepEqual(server.methods(), ['POST']);
   });
+
+  test('without an Allow header ends with advice that works: --queryMethod=get, with which the query runs', async (t) => {
+    const server = await api(t, { methods: ['GET'], allow: null });
+    const error = await failure(request(server.url, BOOK), 'HTTP_ERROR');
+    assert.match(error.message, /its operator should set --queryMethod=get for this API/);
+    const response = await request(server.url, BOOK, { protocol: GET });
+    assert.deepEqual(response.result, { data: { book: { title: 'Dune' } } });
+    assert.deepEqual(server.methods(), ['POST', 'GET']);
+  });
+
+  test('without an Allow header, a mutation is told it cannot run there, not to send it by GET', async (t) => {
+    const server = await api(t, { methods: ['GET'], allow: null });
+    const error = await failure(request(server.url, ADD), 'HTTP_ERROR');
+    assert.match(error.message, /a mutation is sent only by POST .*cannot run it/);
+    assert.doesNotMatch(error.message, /--queryMethod/);
+  });
 });
 
 describe('a GET keeps what a POST does', () => {

@@ -302,5 +302,40 @@ describe('Apollo’s automatic persisted queries (Yoga, APQ)', () => {
       variables: { id: '1' },
       operationName: 'Book',
     });
+    assert.match(response.advice ?? '', /its operator should set --persistedQueries=off for this API/);
+  });
+
+  test('an API without APQ that answers the hash alone 400 "Must provide query string." gets the document whole, and advice to set --persistedQueries=off', async (t) => {
+    // The method server reads no extensions: a request without a query is its 400.
+    const api = await methodServer(t);
+    const response = await send(api, book, { id: '1' }, { persisted: 'apollo' });
+    assert.deepEqual(response.result, { data: { book: { title: 'Dune' } } });
+    assert.equal(api.requests.length, 2);
+    assert.equal(api.requests[0]!.params.query, undefined);
+    assert.equal(api.requests[1]!.params.query, book.document.text);
+    assert.match(response.advice ?? '', /its operator should set --persistedQueries=off for this API/);
+  });
+
+  test('graphql-http’s 400 "Missing query" and Apollo Server’s own refusal mean the same', async (t) => {
+    for (const message of [
+      'Missing query',
+      'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.',
+    ]) {
+      const api = await methodServer(t, {
+        intercept: (params) =>
+          params.query === undefined ? { status: 400, body: { errors: [{ message }] } } : undefined,
+      });
+      const response = await send(api, book, { id: '1' }, { persisted: 'apollo' });
+      assert.deepEqual(response.result, { data: { book: { title: 'Dune' } } }, message);
+      assert.match(response.advice ?? '', /--persistedQueries=off/, message);
+    }
+  });
+
+  test('an API of trusted documents only that reads no Apollo hash is not sent the document: its answer, with advice naming --persistedQueries', async (t) => {
+    const api = await methodServer(t);
+    const response = await send(api, book, { id: '1' }, { persisted: 'apollo', trustedOnly: true });
+    assert.equal(api.requests.length, 1);
+    assert.equal(response.status, 400);
+    assert.match(response.advice ?? '', /set --persistedQueries=off .*or to the form of id the API reads/);
   });
 });
