@@ -1,4 +1,5 @@
-// How long a value's JSON would be, known without writing it: whether serialising it is long work.
+// How long and how deep a value's JSON would be, known without writing it: whether serialising it is long work, and
+// whether what walks it recursively can.
 
 /**
  * Whether `value` takes at least `limit` characters as JSON, looking at no more of it than that takes:
@@ -24,6 +25,19 @@ export function jsonLengthAtLeast(value: unknown, limit: number): boolean {
       }
     } else length += 1; // a number, boolean or null: at least one character
     if (length >= limit) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `value` holds objects and arrays more than `levels` deep (the value itself is the first level): what
+ * recursive code may not walk without a bound. Recursion stops at `levels`.
+ */
+export function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) {
+    if (nestsDeeperThan(item, levels - 1)) return true;
   }
   return false;
 }

@@ -287,6 +287,12 @@ function expanded(
 ): Expanded {
   const filledIn: string[] = [];
   const expand = (item: unknown, path: readonly string[]): unknown => {
+    // Walked recursively: a value thousands of levels deep would end the start with a bare stack overflow.
+    if (path.length - keys.length >= MAX_VALUE_LEVELS && typeof item === 'object' && item !== null) {
+      throw new ConfigError(
+        `${at(path.slice(0, keys.length + 1))} nests more than ${MAX_VALUE_LEVELS} levels of objects and arrays, more than any option's value may`,
+      );
+    }
     if (typeof item === 'string') {
       return item.replace(/\$\{env:([^}]*)\}/g, (_, variable: string) => {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
@@ -314,6 +320,9 @@ function expanded(
     ? { value: result, written: typeof value === 'string' ? value : JSON.stringify(value), filledIn }
     : { value: result };
 }
+
+/** Most levels of objects and arrays an option's value may nest in a config file (a scalar's schema nests most). */
+const MAX_VALUE_LEVELS = 64;
 
 /** A value with its `${env:…}` filled in, how it was written, and what was filled in (where anything was). */
 type Expanded = Pick<Given, 'value' | 'written' | 'filledIn'>;

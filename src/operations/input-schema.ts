@@ -20,7 +20,8 @@ import { publishedSchema, scalarMismatch, type JsonSchema, type Scalars } from '
 // Only what the function-calling schemas of OpenAI, Anthropic and Gemini all accept (one client that forwards
 // a schema one of them refuses breaks every call of a session; test/fixtures/model-schema-rules.ts holds the
 // rules and their sources): one type per node; a nullable property as `anyOf` of its type and
-// `{"type": "null"}`; array items of one type; no `additionalProperties`, `$ref` or `$defs`. Where that says
+// `{"type": "null"}`; array items typed (a union scalar's typed branches included); no `additionalProperties`,
+// `$ref` or `$defs`. Where that says
 // less than GraphQL (a list's null items, an input object inside itself, a custom scalar, unknown fields),
 // the variables are still coerced against the schema before anything is sent (load.ts). A custom scalar is
 // typed by the API's scalar map (scalars.ts), else a string.
@@ -92,14 +93,11 @@ function typeSchema(
   seen: ReadonlySet<string>,
   scalars: Scalars,
 ): JsonSchema {
-  // The items' own nullability is left unsaid: a union in `items` is what Gemini refuses, so a scalar that is
-  // a union (JSON) gives its items its first branch but null (the check still takes every value it takes).
+  // The items' own nullability is left unsaid (graphql-js judges a null item); a scalar that is a union (JSON)
+  // gives its items its typed branches.
   if (isListType(type)) {
     const item = type.ofType as GraphQLInputType;
-    const { anyOf, ...items } = typeSchema(isNonNullType(item) ? item.ofType : item, seen, scalars);
-    if (!Array.isArray(anyOf)) return { type: 'array', items };
-    const first = (anyOf as JsonSchema[]).find((branch) => branch.type !== 'null');
-    return { type: 'array', items: { ...first, ...items } };
+    return { type: 'array', items: typeSchema(isNonNullType(item) ? item.ofType : item, seen, scalars) };
   }
   const description = type.description ?? undefined;
   const described = (schema: JsonSchema) => (description ? { ...schema, description } : schema);

@@ -131,12 +131,23 @@ function readDefinitions(
   const operations: WrittenOperation[] = [];
   const fragments = new Map<string, { node: FragmentDefinitionNode; file: string }>();
   const skipped: string[] = [];
+  // Each trusted document's id, with where it is first: sent by id, two documents of one id are one to the API.
+  const ids = new Map<string, { readonly file: string; readonly where: string }>();
   for (const file of files) {
     const text = readText(file);
     if (extname(file).toLowerCase() === '.json') {
       const manifest = readManifest(file, text, paths.includes(file), (line) => new OperationsError(line));
-      for (const operation of manifest.operations)
+      for (const operation of manifest.operations) {
+        const { id } = operation.persisted;
+        const first = ids.get(id);
+        if (first !== undefined && first.file !== file) {
+          throw new OperationsError(
+            `${operation.where}: the id ${JSON.stringify(id.length > 16 ? `${id.slice(0, 12)}…` : id)} is also the id of ${first.where}; an API runs one document for an id, so each needs its own (or each manifest given once)`,
+          );
+        }
+        if (first === undefined) ids.set(id, { file, where: operation.where });
         operations.push({ node: operation.node, file, manifest: operation });
+      }
       skipped.push(...manifest.skipped);
       continue;
     }

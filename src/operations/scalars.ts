@@ -4,9 +4,12 @@
 // scalars stay strings. No graphql-js here: the configuration checks the operator's map at start-up.
 //
 // A schema stays within the subset every model API accepts (test/fixtures/model-schema-rules.ts): one type per
-// node, an `anyOf` only as a property's schema, array items of one type, no `additionalProperties` or `$ref`.
-// `format` is checked here but not published: Gemini takes only `date-time` (and `enum`), and the rules above
-// take none.
+// node, an `anyOf` only as a property's schema or an array's items (never directly in another), no
+// `additionalProperties` or `$ref`. `format` is checked here but not published: Gemini takes only `date-time`
+// (and `enum`), and the rules above take none.
+
+import { jsonLengthAtLeast, nestsDeeperThan } from '../common/json-length.js';
+import { thousands } from '../common/text.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -66,22 +69,34 @@ const formatted = (format: string, description: string): JsonSchema => ({
   description,
 });
 
+/**
+ * How many levels of arrays the JSON scalar's published schema types: `[[["x", 1]]]` fits it; an array nested
+ * deeper does not (the server takes it all the same). Three holds GeoJSON's polygons and tables of rows.
+ */
+export const JSON_ARRAY_DEPTH = 3;
+
+/**
+ * Any JSON value as typed branches: `{}` would be the whole of it, but an untyped schema is what strict clients
+ * refuse. An object is `{"type": "object"}`, whose members may be anything; an array's items are the same
+ * branches and null, `levels` arrays deep, the innermost array's items every branch but another array.
+ */
+function anyJsonValue(levels: number): JsonSchema[] {
+  const arrays =
+    levels === 0
+      ? []
+      : [{ type: 'array', items: { anyOf: [...anyJsonValue(levels - 1), { type: 'null' }] } }];
+  return [{ type: 'object' }, ...arrays, { type: 'string' }, { type: 'number' }, { type: 'boolean' }];
+}
+
 /** The well-known scalars (graphql-scalars, Hasura, graphql-java's extended scalars, …) and their values. */
 export const DEFAULT_SCALARS: Scalars = new Map<string, ScalarType>([
   [
     'JSON',
     {
-      // Typed branches rather than `{}`: an untyped property is what strict clients refuse. An array's items
-      // must be of one type: objects, the commonest; the check takes any JSON value all the same.
+      // The check takes any JSON value, arrays nested deeper than the schema says included.
       schema: {
-        anyOf: [
-          { type: 'object' },
-          { type: 'array', items: { type: 'object' } },
-          { type: 'string' },
-          { type: 'number' },
-          { type: 'boolean' },
-        ],
-        description: 'Any JSON value: an object, an array, a string, a number or a boolean',
+        anyOf: anyJsonValue(JSON_ARRAY_DEPTH),
+        description: `Any JSON value: an object, an array (of any of these, nested up to ${JSON_ARRAY_DEPTH} deep), a string, a number or a boolean`,
       },
       anyValue: true,
     },
@@ -115,6 +130,12 @@ export class ScalarsError extends Error {
   override readonly name = 'ScalarsError';
 }
 
+/**
+ * Most levels of objects and arrays a scalar's schema may nest (the default JSON's takes 13), and most characters
+ * it may take as JSON: every tool input of the scalar publishes it whole, in the model's context on every turn.
+ */
+export const MAX_SCALAR_SCHEMA = { levels: 32, chars: 16_384 } as const;
+
 const BUILT_IN = new Set(['Int', 'Float', 'String', 'Boolean', 'ID']);
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -129,6 +150,17 @@ export function scalarTypes(given: Readonly<Record<string, unknown>> | undefined
     if (!NAME.test(name))
       throw new ScalarsError(`${JSON.stringify(name.slice(0, 60))} is not a GraphQL name`);
     if (BUILT_IN.has(name)) throw new ScalarsError(`${name} is a built-in scalar, typed already`);
+    // Before anything walks it: the checks below recurse, and a tool publishes the schema whole.
+    if (nestsDeeperThan(schema, MAX_SCALAR_SCHEMA.levels)) {
+      throw new ScalarsError(
+        `${name}: its schema nests more than ${MAX_SCALAR_SCHEMA.levels} levels of objects and arrays, more than a scalar's schema may`,
+      );
+    }
+    if (jsonLengthAtLeast(schema, MAX_SCALAR_SCHEMA.chars + 1)) {
+      throw new ScalarsError(
+        `${name}: its schema is longer than ${thousands(MAX_SCALAR_SCHEMA.chars)} characters as JSON, more than a scalar's schema may be (each tool input of it publishes it whole)`,
+      );
+    }
     const problem = portabilityProblem(schema, '', 'top');
     if (problem !== undefined) throw new ScalarsError(`${name}: ${problem}`);
     scalars.set(name, { schema: schema as JsonSchema });
@@ -155,7 +187,7 @@ const KEYWORDS = new Set([
 ]);
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 
-/** Where a node sits: a scalar's own schema or an object's property (unions allowed), a union's branch, items. */
+/** Where a node sits: a scalar's own schema, an object's property or an array's items (unions allowed), a union's branch. */
 type Place = 'top' | 'property' | 'branch' | 'items';
 
 /** The first thing in `node` outside the portable subset, with where it is (a JSON pointer), or undefined. */
@@ -178,8 +210,7 @@ function portabilityProblem(node: unknown, pointer: string, place: Place): strin
   if (type === 'null' && place !== 'branch') return at('{"type": "null"} may only be a branch of an "anyOf"');
   if (anyOf !== undefined) {
     if (type !== undefined) return at('"anyOf" and "type" cannot both be given');
-    if (place === 'branch' || place === 'items')
-      return at('an "anyOf" may not sit in another one or in "items"');
+    if (place === 'branch') return at('an "anyOf" may not sit directly in another one');
     if (!Array.isArray(anyOf) || anyOf.length < 2) return at('"anyOf" must hold at least two schemas');
     if (anyOf.every((branch) => (branch as JsonSchema | null)?.type === 'null')) {
       return at('"anyOf" needs a branch other than null');

@@ -141,6 +141,20 @@ describe('a config file', () => {
   });
 });
 
+describe('a value nested thousands of levels deep', () => {
+  test('MUST stop the start naming the file and the key, not overflow the stack', () => {
+    const levels = 5_000;
+    const deep = '{"type":"array","items":'.repeat(levels) + '{"type":"string"}' + '}'.repeat(levels);
+    const message = refusal(
+      `{"apis": {"a": {"endpoint": "https://a.example.com/graphql",\n"scalars": {"Deep": ${deep}}}}}`,
+    );
+    assert.match(
+      message,
+      /config-\d+\.json:2: apis\.a\.scalars\.Deep nests more than 64 levels of objects and arrays/,
+    );
+  });
+});
+
 describe('a value the file takes from the environment', () => {
   const SECRET = 'sk-live-0f1e2d3c4b5a6978';
 

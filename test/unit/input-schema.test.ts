@@ -4,7 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { variablesSchema } from '../../src/operations/input-schema.ts';
-import { DEFAULT_SCALARS, scalarTypes, type Scalars } from '../../src/operations/scalars.ts';
+import {
+  DEFAULT_SCALARS,
+  JSON_ARRAY_DEPTH,
+  scalarTypes,
+  type Scalars,
+} from '../../src/operations/scalars.ts';
 import { modelSchemaViolations } from '../fixtures/model-schema-rules.ts';
 
 const schema = buildSchema(/* GraphQL */ `
@@ -176,14 +181,17 @@ describe('variablesSchema', () => {
   });
 
   test('writes JSON as typed branches, not as an untyped schema, and a nullable one with null as one more branch', () => {
-    const branches = [
+    const scalar = (levels: number): Array<Record<string, unknown>> => [
       { type: 'object' },
-      { type: 'array', items: { type: 'object' } },
+      ...(levels === 0
+        ? []
+        : [{ type: 'array', items: { anyOf: [...scalar(levels - 1), { type: 'null' }] } }]),
       { type: 'string' },
       { type: 'number' },
       { type: 'boolean' },
     ];
-    const description = 'Any JSON value: an object, an array, a string, a number or a boolean';
+    const branches = scalar(JSON_ARRAY_DEPTH);
+    const description = `Any JSON value: an object, an array (of any of these, nested up to ${JSON_ARRAY_DEPTH} deep), a string, a number or a boolean`;
     assert.deepEqual(variable('$data: JSON!', DEFAULT_SCALARS), { anyOf: branches, description });
     assert.deepEqual(variable('$data: JSON', DEFAULT_SCALARS), {
       anyOf: [...branches, { type: 'null' }],
@@ -191,17 +199,26 @@ describe('variablesSchema', () => {
     });
   });
 
-  test('gives a list of a union scalar items of its first branch: a union in items is what Gemini refuses', () => {
-    assert.deepEqual(variable('$data: [JSON!]!', DEFAULT_SCALARS), {
-      type: 'array',
-      items: {
-        type: 'object',
-        description: 'Any JSON value: an object, an array, a string, a number or a boolean',
-      },
-    });
+  test('types JSON arrays three deep, each level of items every branch and null, the innermost no array', () => {
+    let node = variable('$data: JSON!', DEFAULT_SCALARS) as { anyOf: Array<Record<string, unknown>> };
+    for (let level = 1; level <= JSON_ARRAY_DEPTH; level++) {
+      const array = node.anyOf.find((branch) => branch.type === 'array') as { items: typeof node };
+      node = array.items;
+      assert.deepEqual(
+        node.anyOf.map((branch) => branch.type),
+        level < JSON_ARRAY_DEPTH
+          ? ['object', 'array', 'string', 'number', 'boolean', 'null']
+          : ['object', 'string', 'number', 'boolean', 'null'],
+      );
+    }
   });
 
-  test('gives a list of a union scalar whose first branch is null items of its first other branch', () => {
+  test('gives a list of a union scalar its typed branches as items', () => {
+    const json = variable('$data: JSON!', DEFAULT_SCALARS) as { anyOf: unknown[] };
+    assert.deepEqual(variable('$data: [JSON!]!', DEFAULT_SCALARS), {
+      type: 'array',
+      items: json,
+    });
     const scalars = scalarTypes({ Maybe: { anyOf: [{ type: 'null' }, { type: 'string' }] } });
     const withMaybe = buildSchema('scalar Maybe type Query { f(m: [Maybe]): Int }');
     const operation = parse('query Q($m: [Maybe]!) { f(m: $m) }').definitions[0] as OperationDefinitionNode;
@@ -209,7 +226,7 @@ describe('variablesSchema', () => {
     assert.deepEqual(modelSchemaViolations(inputs), []);
     assert.deepEqual((inputs.properties as Record<string, unknown>).m, {
       type: 'array',
-      items: { type: 'string', description: 'A Maybe' },
+      items: { anyOf: [{ type: 'null' }, { type: 'string' }], description: 'A Maybe' },
     });
   });
 

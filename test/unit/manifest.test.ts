@@ -269,4 +269,16 @@ describe('a directory given to --operations', () => {
     assert.equal(set.skipped.length, 3);
     for (const line of set.skipped) assert.match(line, /(package|labels|broken)\.json: not .*, left out/);
   });
+
+  test('MUST refuse the same id in two of its manifests, a query in one and a mutation in the other, naming both', () => {
+    const folder = join(dir, `case-${++count}`);
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'queries.json'), JSON.stringify({ 'op-1': BOOKS }));
+    writeFileSync(join(folder, 'mutations.json'), JSON.stringify({ 'op-1': REVIEW }));
+    const message = loadError([folder]);
+    assert.match(
+      message,
+      /queries\.json \[BooksByGenre\]: the id "op-1" is also the id of .*mutations\.json \[AddReview\]/,
+    );
+  });
 });

@@ -55,9 +55,17 @@ describe('modelSchemaViolations', () => {
     ]);
   });
 
-  test('MUST name an anyOf inside items', () => {
-    const rows = { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } };
-    assert.deepEqual(found({ rows }), [at('/properties/rows/items', 'no-anyof-in-items')]);
+  test('finds nothing in an anyOf of typed branches inside items, nested in an array branch of another', () => {
+    const cells = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] };
+    const rows = { type: 'array', items: { anyOf: [{ type: 'array', items: cells }, { type: 'string' }] } };
+    assert.deepEqual(found({ rows }), []);
+  });
+
+  test('MUST name an untyped node or a type array inside items', () => {
+    const untyped = { type: 'array', items: { anyOf: [{ type: 'string' }, {}] } };
+    assert.deepEqual(found({ untyped }), [at('/properties/untyped/items/anyOf/1', 'typed')]);
+    const listed = { type: 'array', items: { type: ['object', 'null'] } };
+    assert.deepEqual(found({ listed }), [at('/properties/listed/items', 'one-type')]);
   });
 
   test('MUST name an array without items, and one whose items is a list of schemas', () => {
@@ -84,10 +92,10 @@ describe('modelSchemaViolations', () => {
   test('MUST name a union at the root, in a union, or with a type beside it', () => {
     assert.deepEqual(
       modelSchemaViolations({ anyOf: [{ type: 'object' }, { type: 'object' }] }).map((v) => v.rule),
-      ['root-object', 'anyof-on-properties-only'],
+      ['root-object', 'anyof-on-properties-or-items'],
     );
     const nested = { anyOf: [{ anyOf: [{ type: 'string' }, { type: 'integer' }] }, { type: 'null' }] };
-    assert.deepEqual(found({ nested }), [at('/properties/nested/anyOf/0', 'anyof-on-properties-only')]);
+    assert.deepEqual(found({ nested }), [at('/properties/nested/anyOf/0', 'anyof-on-properties-or-items')]);
     const both = { type: 'string', anyOf: [{ type: 'string' }, { type: 'null' }] };
     assert.deepEqual(found({ both }), [at('/properties/both', 'anyof-without-type')]);
     assert.deepEqual(found({ single: { anyOf: [{ type: 'string' }] } }), [

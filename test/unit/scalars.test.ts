@@ -248,9 +248,9 @@ describe('the operator’s scalar map', () => {
     ],
     ['a $ref', { $ref: '#/$defs/money' }, /^Money: "\$ref" is not a keyword/],
     [
-      'an anyOf in items',
-      { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
-      /^Money: at \/items, an "anyOf" may not sit/,
+      'an untyped branch in items',
+      { type: 'array', items: { anyOf: [{ type: 'string' }, { description: 'anything' }] } },
+      /^Money: at \/items\/anyOf\/1, a schema needs a "type"/,
     ],
     [
       'an anyOf in an anyOf',
@@ -291,6 +291,37 @@ describe('the operator’s scalar map', () => {
     assert.throws(
       () => scalarTypes({ 'my-scalar': { type: 'string' } }),
       /"my-scalar" is not a GraphQL name/,
+    );
+  });
+
+  test('accepts an anyOf of typed branches as an array’s items', () => {
+    const scalars = scalarTypes({
+      Money: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] } },
+    });
+    const set = operationOf('query Q($m: Money!) { f(money: $m) }', scalars);
+    assert.deepEqual(modelSchemaViolations(set.tools[0]!.inputSchema), []);
+    assert.equal(check(set, { m: ['a', 1, null] }), undefined);
+    assert.match(check(set, { m: [true] }) ?? '', /^input "m\[0\]" must be a string or a number or null/);
+  });
+
+  test('MUST refuse a schema nested thousands deep by name, without a stack overflow', () => {
+    let deep: unknown = { type: 'string' };
+    for (let i = 0; i < 5_000; i++) deep = { type: 'array', items: deep };
+    assert.throws(
+      () => scalarTypes({ Deep: deep }),
+      (error) => {
+        assert.ok(error instanceof ScalarsError);
+        assert.match(error.message, /^Deep: its schema nests more than 32 levels of objects and arrays/);
+        return true;
+      },
+    );
+  });
+
+  test('MUST refuse a schema too large to publish in every tool that takes the scalar', () => {
+    const huge = { type: 'string', enum: Array.from({ length: 100_000 }, (_, i) => `value${i}`) };
+    assert.throws(
+      () => scalarTypes({ Huge: huge }),
+      /: Huge: its schema is longer than 16,384 characters as JSON/,
     );
   });
 
