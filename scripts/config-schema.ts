@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { authJsonSchema } from '../src/config/auth.ts';
 import { declaration, OPTION_NAMES, plain, type OptionName } from '../src/config/options.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -17,7 +18,10 @@ function optionSchema(name: OptionName): JsonSchema {
   return { description: `${plain(declared.help)}${fallback}`, ...declared.json };
 }
 
-/** The schema: the server's options and every API's defaults at the top level, each API's under `apis`. */
+/**
+ * The schema: the server's options and every API's defaults at the top level, each API's under `apis` with its
+ * `auth`, which a file alone can set.
+ */
 export function configSchema(): JsonSchema {
   const names = OPTION_NAMES.filter((name) => name !== 'config');
   const perApi = names.filter((name) => declaration(name).scope === 'api');
@@ -30,6 +34,7 @@ export function configSchema(): JsonSchema {
         description: 'Scopes an OAuth access token needs to use this API, besides those every request needs',
         ...declaration('oauthScopes').json,
       },
+      auth: authJsonSchema(),
     },
     additionalProperties: false,
   };

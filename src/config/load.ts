@@ -17,6 +17,7 @@ import {
 } from './read.js';
 import {
   DEFAULT_API,
+  type ApiAuth,
   type ApiConfig,
   type MutationPolicy,
   type OAuthOptions,
@@ -46,7 +47,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loa
   const path = given.get('config');
   if (path === undefined) {
     const server = readServer(given, undefined);
-    const api = readApi(DEFAULT_API, given, []);
+    const api = readApi(DEFAULT_API, given, [], undefined);
     checkApis(server, given, [api]);
     return { kind: 'serve', server, apis: [api], warnings: [], fromEnvironment: [] };
   }
@@ -56,7 +57,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loa
     const top = levelOf(file.top);
     const serverOptions = optionValues(commandLine, top);
     const server = readServer(serverOptions, path);
-    const levels = file.apis.map(({ name, options: own }) => {
+    const levels = file.apis.map(({ name, options: own, auth }) => {
       if (!own.has('endpoint') && !file.top.has('endpoint')) {
         throw new ConfigError(`--config ${path}: apis.${name} has no endpoint`);
       }
@@ -64,9 +65,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loa
         name,
         options: optionValues(levelOf(own), top),
         scopes: optionValues(levelOf(own)).get('oauthScopes'),
+        auth,
       };
     });
-    const apis = levels.map(({ name, options, scopes }) => readApi(name, options, scopes ?? []));
+    const apis = levels.map(({ name, options, scopes, auth }) => readApi(name, options, scopes ?? [], auth));
     checkApis(server, serverOptions, apis);
     return { kind: 'serve', server, apis, warnings, fromEnvironment: file.fromEnvironment };
   } catch (error) {
@@ -132,7 +134,12 @@ function readServer(options: OptionValues, configFile: string | undefined): Serv
 }
 
 /** One API's configuration, from its options (its own level first, then the file's top, then defaults). */
-function readApi(name: string, options: OptionValues, oauthScopes: readonly string[]): ApiConfig {
+function readApi(
+  name: string,
+  options: OptionValues,
+  oauthScopes: readonly string[],
+  auth: ApiAuth | undefined,
+): ApiConfig {
   const endpoint = options.get('endpoint');
   const allowedEndpoints = options.get('allowedEndpoints');
   const mutations = readMutationPolicy(options);
@@ -148,11 +155,14 @@ function readApi(name: string, options: OptionValues, oauthScopes: readonly stri
   const secretParts = [options.given('endpoint'), options.given('allowedEndpoints')].flatMap(
     (given) => given?.filledIn ?? [],
   );
+  const headers = options.get('headers') ?? new HeaderSet();
+  const forwardHeaders = options.get('forwardHeaders') ?? [];
+  if (auth !== undefined) checkAuthHeader(name, auth, options, headers, forwardHeaders);
   return Object.freeze({
     name,
     endpoint,
     endpointName: hideParts(describeEndpoint(endpoint), secretParts),
-    headers: options.get('headers') ?? new HeaderSet(),
+    headers,
     secretParts,
     timeout: options.get('timeout'),
     maxComplexity: options.get('maxComplexity'),
@@ -167,11 +177,58 @@ function readApi(name: string, options: OptionValues, oauthScopes: readonly stri
     validate: options.get('validate'),
     schemaFile: options.get('schema'),
     operations: options.get('operations') ?? [],
-    forwardHeaders: options.get('forwardHeaders') ?? [],
+    forwardHeaders,
     oauthScopes,
     protocol: readProtocol(options),
     scalars: options.get('scalars') ?? DEFAULT_SCALARS,
+    auth,
   });
+}
+
+/**
+ * The header `auth` sets is its own: a configured header of that name would be a fallback the API must never
+ * get (a refused exchange sends nothing), and a forwarded one would replace the token.
+ */
+function checkAuthHeader(
+  api: string,
+  auth: ApiAuth,
+  options: OptionValues,
+  headers: HeaderSet,
+  forwardHeaders: ApiConfig['forwardHeaders'],
+): void {
+  const name = auth.header;
+  if (headers.has(name)) {
+    throw new ConfigError(
+      `${options.given('headers')!.source} sets ${name}, the header apis.${api}.auth sends its token in: remove it (an API with auth never gets a configured ${name}, not even as a fallback)`,
+    );
+  }
+  const forwarded = forwardHeaders.find(({ to }) => to.toLowerCase() === name.toLowerCase());
+  if (forwarded !== undefined) {
+    throw new ConfigError(
+      `${options.given('forwardHeaders')!.source} forwards ${forwarded.from} as ${forwarded.to}, the header apis.${api}.auth sends its token in: forward it under another name`,
+    );
+  }
+}
+
+/**
+ * A token exchange trades a verified user's access token: only remote mode with OAuth has one. On stdio, with
+ * --httpToken (one secret shared by everyone) or without authentication, nobody is verified.
+ */
+function checkTokenExchange(server: ServerConfig, apis: readonly ApiConfig[]): void {
+  const api = apis.find((api) => api.auth?.kind === 'tokenExchange');
+  if (api === undefined || (server.transport === 'http' && server.http.oauth !== undefined)) return;
+  const { token, allowUnauthenticated } = server.http;
+  const now =
+    server.transport === 'stdio'
+      ? 'on stdio nobody signs in'
+      : token !== undefined
+        ? 'with --httpToken every user holds the same token'
+        : allowUnauthenticated
+          ? 'with --allowUnauthenticated nobody is verified here'
+          : 'without --oauthIssuer nobody signs in';
+  throw new ConfigError(
+    `${api.auth!.source} needs remote mode with OAuth (--transport=http with --oauthIssuer and --oauthAudience): it exchanges each user's verified access token, and ${now}; use clientCredentials for the server's own identity`,
+  );
 }
 
 /** `text` with each of `parts` replaced by `[redacted]`. */
@@ -240,10 +297,11 @@ function readOAuth(options: OptionValues): OAuthOptions | undefined {
 }
 
 /**
- * The rules across options: remote-mode options need remote mode, an exposed server needs authentication, the
- * MCP token is never forwarded, and a server offers at least one tool.
+ * The rules across options: a token exchange needs OAuth, remote-mode options need remote mode, an exposed server
+ * needs authentication, the MCP token is never forwarded, and a server offers at least one tool.
  */
 function checkApis(server: ServerConfig, serverOptions: OptionValues, apis: readonly ApiConfig[]): void {
+  checkTokenExchange(server, apis);
   if (server.tools.length === 0 && apis.every((api) => api.operations.length === 0)) {
     throw new ConfigError(
       `${serverOptions.given('tools')!.source}=none leaves no tool to offer: give --operations too`,

@@ -6,9 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { cannotRead } from '../common/files.js';
+import { readAuth } from './auth.js';
 import { COMMANDS, declaration, OPTION_NAMES, type OptionName, type OptionValue } from './options.js';
 import { ConfigError, type Given } from './parsers.js';
 import { isObject } from '../common/is-object.js';
+import type { ApiAuth } from './types.js';
 
 /** Where options are given: the command line with its environment, a level of a config file. */
 export type OptionSource = (name: OptionName) => Given | undefined;
@@ -170,8 +172,12 @@ export interface ConfigFile {
   readonly path: string;
   /** The top level's options: the server's, and the defaults of every API. */
   readonly top: ReadonlyMap<OptionName, Given>;
-  /** Each API's own options, in the file's order. */
-  readonly apis: ReadonlyArray<{ readonly name: string; readonly options: ReadonlyMap<OptionName, Given> }>;
+  /** Each API's own options, in the file's order, and its `auth` (a file's setting only: config/auth.ts). */
+  readonly apis: ReadonlyArray<{
+    readonly name: string;
+    readonly options: ReadonlyMap<OptionName, Given>;
+    readonly auth: ApiAuth | undefined;
+  }>;
   /** Every value `${env:…}` filled in: none may appear in a message. */
   readonly fromEnvironment: readonly string[];
 }
@@ -214,6 +220,7 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv): ConfigFile
       apis = readApis(value, reader);
       continue;
     }
+    if (key === 'auth') throw new ConfigError(`${reader.at([key])} is set per API: apis.<name>.auth`);
     const name = optionName(key, reader.at([key]));
     const given = givenValue(value, [key], reader);
     if (given !== undefined) top.set(name, given);
@@ -247,7 +254,12 @@ function readApis(value: unknown, reader: Reader): ConfigFile['apis'] {
     }
     if (!isObject(options)) throw new ConfigError(`${reader.at(['apis', api])} must be an object of options`);
     const read = new Map<OptionName, Given>();
+    let auth: ApiAuth | undefined;
     for (const [key, item] of Object.entries(options)) {
+      if (key === 'auth') {
+        auth = item === null ? undefined : readAuth(item, ['apis', api, key], reader);
+        continue;
+      }
       const name = optionName(key, reader.at(['apis', api, key]));
       if (declaration(name).scope !== 'api' && !PER_API_SERVER_OPTIONS.has(name)) {
         throw new ConfigError(
@@ -257,7 +269,7 @@ function readApis(value: unknown, reader: Reader): ConfigFile['apis'] {
       const given = givenValue(item, ['apis', api, key], reader);
       if (given !== undefined) read.set(name, given);
     }
-    return { name: api, options: read };
+    return { name: api, options: read, auth };
   });
 }
 

@@ -90,6 +90,52 @@ export interface ApiConfig {
   readonly protocol: ApiProtocol;
   /** --scalars over the defaults: the custom scalars of operation tools, typed. */
   readonly scalars: Scalars;
+  /** Who the API sees (a config file's `apis.<name>.auth`): a token obtained per call; undefined: `headers`. */
+  readonly auth: ApiAuth | undefined;
+}
+
+/**
+ * How a token for an API is obtained from an OAuth authorization server: `tokenExchange` (RFC 8693) trades the
+ * caller's verified access token for one the API accepts, so that the API sees each person; `clientCredentials`
+ * (RFC 6749 §4.4) is the server's own identity. Configured in a file only (config/auth.ts reads it).
+ */
+export type ApiAuth = TokenExchangeAuth | ClientCredentialsAuth;
+
+/** RFC 8693 token exchange, or Microsoft Entra's on-behalf-of flow (`grant: 'on-behalf-of'`). */
+export interface TokenExchangeAuth extends OAuthClientAuth {
+  readonly kind: 'tokenExchange';
+  /** `token-exchange`: RFC 8693; `on-behalf-of`: the jwt-bearer grant with `requested_token_use=on_behalf_of`. */
+  readonly grant: 'token-exchange' | 'on-behalf-of';
+}
+
+/** RFC 6749 §4.4: the server's own token, for an API that knows no users. */
+export interface ClientCredentialsAuth extends OAuthClientAuth {
+  readonly kind: 'clientCredentials';
+}
+
+/** What both kinds share: where tokens come from, who asks for them, for what, and where the token goes. */
+export interface OAuthClientAuth {
+  /** Where it is written: `graphql-mcp.json:12: apis.crm.auth.tokenExchange`, for messages. */
+  readonly source: string;
+  /** The token endpoint; undefined: the one `issuer`'s metadata names. */
+  readonly tokenEndpoint: URL | undefined;
+  /** The authorization server whose RFC 8414 or OpenID metadata names the token endpoint. */
+  readonly issuer: URL | undefined;
+  readonly clientId: string;
+  /** A secret: hidden wherever anything is shown, like the configured headers. */
+  readonly clientSecret: string;
+  /** `audience` of the request: the API's logical name at the authorization server. */
+  readonly audience: string | undefined;
+  /** `resource` of the request (RFC 8707): the API's URI. */
+  readonly resource: URL | undefined;
+  /** Scopes asked for; empty: none named. */
+  readonly scope: readonly string[];
+  /** The header the token is sent in, as `Bearer <token>`. @default 'Authorization' */
+  readonly header: string;
+  /** How the client authenticates at the token endpoint. @default 'client_secret_basic' */
+  readonly clientAuth: 'client_secret_basic' | 'client_secret_post';
+  /** Deadline of one request to the authorization server (its metadata, its token endpoint), in ms. */
+  readonly timeout: number;
 }
 
 /** The Streamable HTTP transport's settings (remote mode). */

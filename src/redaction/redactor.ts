@@ -79,8 +79,9 @@ export function redactionNote(hidden: number, what = 'response'): string {
 const built = new WeakMap<readonly HeaderSet[], { key: string; redactor: Redactor }>();
 
 /**
- * The operator's secrets: every API's configured headers, its configured URLs' query-string values and the
- * parts of them the environment filled in. Hidden in every answer, whichever API it comes from.
+ * The operator's secrets: every API's configured headers, its configured URLs' query-string values, the parts
+ * of them the environment filled in, and the client secret of its `auth`. Hidden in every answer, whichever API
+ * it comes from.
  */
 export interface Secrets {
   readonly headers: readonly HeaderSet[];
@@ -104,7 +105,10 @@ export function secretsOf(apis: readonly { readonly config: SecretHolder }[]): S
     secrets = {
       headers: configs.map((api) => api.headers),
       urls: configs.flatMap((api) => [api.endpoint, ...(api.allowedEndpoints ?? [])]),
-      values: configs.flatMap((api) => api.secretParts),
+      values: configs.flatMap((api) => [
+        ...api.secretParts,
+        ...(api.auth === undefined ? [] : [api.auth.clientSecret]),
+      ]),
     };
     ofApis.set(apis, secrets);
   }
