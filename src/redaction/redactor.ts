@@ -95,6 +95,8 @@ interface SecretHolder {
   readonly endpoint: URL;
   readonly allowedEndpoints: readonly URL[] | undefined;
   readonly secretParts: readonly string[];
+  /** The API's own client secret at its identity provider, where it has an `auth`. */
+  readonly auth: { readonly clientSecret: string } | undefined;
 }
 
 /** The secrets of these APIs, made once per list of APIs. */
