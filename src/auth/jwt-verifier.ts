@@ -69,7 +69,16 @@ export class JwtVerifier implements OAuthTokenVerifier {
       clientId: stringClaim(payload.client_id) ?? stringClaim(payload.azp) ?? '',
       scopes: scopesOf(payload),
       ...(payload.exp !== undefined ? { expiresAt: payload.exp } : {}),
-      extra: { subject: stringClaim(payload.sub), issuer: stringClaim(payload.iss) },
+      extra: {
+        subject: stringClaim(payload.sub),
+        issuer: stringClaim(payload.iss),
+        // How a person knows them, for the question before a mutation run in their name.
+        name: (
+          stringClaim(payload.preferred_username) ??
+          stringClaim(payload.email) ??
+          stringClaim(payload.sub)
+        )?.slice(0, 200),
+      },
     };
   }
 

@@ -2,13 +2,14 @@ import type { Api } from '../api/api.js';
 import { ToolError } from '../common/errors.js';
 import { describeEndpoint, EndpointError, parseEndpoint } from '../http/endpoint.js';
 import { HeaderError, HeaderSet } from '../http/headers.js';
-import type { RequestCredentials } from './credentials.js';
+import { CallCredential, type RequestCredentials } from './credentials.js';
 import { apiFor, isTrusted, notAllowed } from './security.js';
 
 // Where one call goes, worked out once when it starts (by remote mode's front, else by the tool): its API, the
 // endpoint, the headers to send, what the API's credentials may reach, and the rule for redirects. The
-// credentials a request carries (forwarded headers) are inputs of the target, never part of an ApiConfig: the
-// operator's configuration stays the operator's. Every later step reads this value.
+// credentials a request carries (forwarded headers, the user an API's `auth` acts for) are inputs of the target,
+// never part of an ApiConfig: the operator's configuration stays the operator's. Every later step reads this
+// value; the one thing it fetches is an `auth` token, when the call is about to be sent (`sending`).
 
 /** Where a call goes, and with what. */
 export class CallTarget {
@@ -18,23 +19,55 @@ export class CallTarget {
   readonly trusted: boolean;
   /** The API's header names not sent (withheld, and not replaced by one of the call's own). */
   readonly withheld: readonly string[];
+  /** Who the API sees through its `auth`, where the call may send it (a trusted endpoint). */
+  readonly credential: CallCredential | undefined;
+  /** The tokens obtained for this call (its `auth`): secrets of the call from the moment they exist. */
+  readonly tokens: string[] = [];
 
   constructor(
     readonly api: Api,
     readonly endpoint: URL,
     /** The call's own headers, from its `headers` input: the model's choice. */
     readonly own: HeaderSet = EMPTY,
-    /** The request's credentials for this API (--forwardHeaders): the user's, secrets like the configured ones. */
-    readonly forwarded: HeaderSet = EMPTY,
+    /** The request's credentials for the APIs: forwarded headers, and the verified user. */
+    readonly request?: RequestCredentials,
   ) {
-    const refused = notAllowed(api.config, endpoint);
+    const { config } = api;
+    const refused = notAllowed(config, endpoint);
     if (refused !== undefined) {
       throw new ToolError('ENDPOINT_NOT_ALLOWED', `${describeEndpoint(endpoint)} ${refused}`);
     }
-    this.trusted = isTrusted(api.config, endpoint);
-    const credentials = forwarded.size === 0 ? api.config.headers : api.config.headers.merge(forwarded);
+    this.trusted = isTrusted(config, endpoint);
+    const forwarded = this.forwarded;
+    const credentials = forwarded.size === 0 ? config.headers : config.headers.merge(forwarded);
+    const authHeader = config.auth?.header;
+    if (this.trusted && authHeader !== undefined && own.has(authHeader)) {
+      throw new ToolError(
+        'INVALID_INPUT',
+        `headers: ${authHeader} is what the API ${config.name} is sent by its auth (a token from its identity provider), and a call cannot replace it; leave it out`,
+      );
+    }
+    this.credential =
+      this.trusted && config.auth !== undefined ? new CallCredential(config, request?.user) : undefined;
     this.headers = this.trusted ? credentials.merge(own) : own;
-    this.withheld = this.trusted ? [] : credentials.names().filter((name) => !own.has(name));
+    const names = authHeader === undefined ? credentials.names() : [...credentials.names(), authHeader];
+    this.withheld = this.trusted ? [] : names.filter((name) => !own.has(name));
+  }
+
+  /** The request's forwarded headers for this API (--forwardHeaders): the user's, secrets like the configured ones. */
+  get forwarded(): HeaderSet {
+    return this.request?.forwarded.get(this.api.config.name) ?? EMPTY;
+  }
+
+  /**
+   * The headers to send: `headers`, and the API's `auth` header, obtained now (from the cache or the identity
+   * provider: CREDENTIALS_UNAVAILABLE when it refuses, and then nothing is sent). Its token joins `tokens`.
+   */
+  async sending(signal?: AbortSignal): Promise<HeaderSet> {
+    if (this.credential === undefined) return this.headers;
+    const obtained = await this.credential.obtain(signal);
+    if (!this.tokens.includes(obtained.token)) this.tokens.push(obtained.token);
+    return this.headers.merge(HeaderSet.of({ [obtained.name]: obtained.value }));
   }
 
   /**
@@ -70,7 +103,10 @@ export class CallTarget {
    */
   credentialAdvice(): string {
     const { config } = this.api;
-    const sentNames = this.headers.names();
+    const auth =
+      this.credential &&
+      `${this.credential.header} (the token of ${this.credential.actor}, from its identity provider)`;
+    const sentNames = auth === undefined ? this.headers.names() : [...this.headers.names(), auth];
     const where = `${config.endpoint.origin}${config.allowedEndpoints ? ' and the --allowedEndpoints' : ''}`;
     if (sentNames.length > 0) {
       const also =
@@ -95,7 +131,7 @@ const EMPTY = new HeaderSet();
 
 /** The target of a call to the API's own endpoint (an operation tool, a schema resource), with no headers of its own. */
 export function apiTarget(api: Api, credentials?: RequestCredentials): CallTarget {
-  return new CallTarget(api, api.config.endpoint, EMPTY, credentials?.forwarded.get(api.config.name));
+  return new CallTarget(api, api.config.endpoint, EMPTY, credentials);
 }
 
 /** The inputs of a built-in tool that decide its target. */
@@ -119,7 +155,7 @@ export function callTarget(
   const given = input.endpoint === undefined ? undefined : readEndpoint(input.endpoint);
   const api = apiFor(apis, input.api, given);
   const own = readHeaders(input.headers === undefined ? undefined : (raw.headers as Record<string, unknown>));
-  return new CallTarget(api, given ?? api.config.endpoint, own, credentials?.forwarded.get(api.config.name));
+  return new CallTarget(api, given ?? api.config.endpoint, own, credentials);
 }
 
 /** The endpoint input, checked: INVALID_INPUT saying what is wrong (never its user-info or query). */

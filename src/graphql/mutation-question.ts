@@ -23,6 +23,11 @@ export interface MutationToConfirm {
   readonly endpoint: string;
   /** The API's name, where the server has several. */
   readonly api?: string;
+  /**
+   * Who the API sees run it, where its `auth` says (`alice@example.com at crm`): the person asked sees whose
+   * name it runs in.
+   */
+  readonly actor?: string;
   readonly document: AnalysedDocument;
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
@@ -65,6 +70,7 @@ export function mutationQuestion(mutation: MutationToConfirm): string {
   const name = operation.name?.value;
   const lines = [`Run this GraphQL mutation? It changes data at ${hide(endpoint)}.`];
   if (api !== undefined) lines.push(`API: ${api}`);
+  if (mutation.actor !== undefined) lines.push(`As: ${mutation.actor}`);
   const names = [name, ...document.operations.map((op) => op.name?.value)];
   if (names.some((text) => text !== undefined && hide(text) !== text)) {
     throw new UnconfirmableMutation("an operation's name matches one of the server's own credentials");

@@ -23,8 +23,9 @@ export class Redactor {
 
   /**
    * A redactor for the header values of `headers`, the query-string values of `urls` and `values` themselves.
-   * Building one costs about as much as a small call: the one built for an array of headers is kept as long as
-   * the array is (the operator's, as long as the configuration; a forwarded credential's, as its request).
+   * Building one costs about as much as a small call: those built for an array of headers are kept as long as
+   * the array is (the operator's, as long as the configuration; a forwarded credential's, as its request), the
+   * most recent few per array (each user's token of an API's `auth` is a value of its own).
    */
   static of(
     headers: readonly HeaderSet[],
@@ -32,10 +33,17 @@ export class Redactor {
     values: readonly string[] = [],
   ): Redactor {
     const key = [...urls.map((url) => url.search), ...values].join('\n');
-    const cached = built.get(headers);
-    if (cached?.key === key) return cached.redactor;
-    const redactor = new Redactor([...secretTexts(headers, urls), ...values]);
-    built.set(headers, { key, redactor });
+    let kept = built.get(headers);
+    if (kept === undefined) built.set(headers, (kept = new Map()));
+    let redactor = kept.get(key);
+    if (redactor !== undefined) {
+      // Most recently used last: the first is the one to forget.
+      kept.delete(key);
+    } else {
+      redactor = new Redactor([...secretTexts(headers, urls), ...values]);
+      if (kept.size >= KEPT_PER_HEADERS) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(key, redactor);
     return redactor;
   }
 
@@ -76,7 +84,9 @@ export function redactionNote(hidden: number, what = 'response'): string {
   );
 }
 
-const built = new WeakMap<readonly HeaderSet[], { key: string; redactor: Redactor }>();
+const built = new WeakMap<readonly HeaderSet[], Map<string, Redactor>>();
+/** Redactors kept per array of headers. */
+const KEPT_PER_HEADERS = 64;
 
 /**
  * The operator's secrets: every API's configured headers, its configured URLs' query-string values, the parts

@@ -40,7 +40,12 @@ export interface SchemaSettings {
 export interface SchemaTarget {
   readonly api: { readonly config: SchemaSettings; readonly schema?: IntrospectedSchema | undefined };
   readonly endpoint: URL;
+  /** The headers sent but for an `auth` token: with `credential`, what the cache keeps a schema by. */
   readonly headers: HeaderSet;
+  /** Who the API's `auth` acts as, where it sets a header: a user's schema is kept for that user. */
+  readonly credential?: { readonly key: string } | undefined;
+  /** The headers to send, the `auth` token obtained now (CREDENTIALS_UNAVAILABLE when it cannot be). */
+  sending(signal?: AbortSignal): Promise<HeaderSet>;
   /** Why a redirect hop may not be followed, or undefined. */
   readonly checkHop: (hop: URL) => string | undefined;
   /** What to do about a 401 or 403 (names of what was and was not sent). */
@@ -85,7 +90,7 @@ export async function loadSchema(
   const fromFile = fileSchema(target.api, target.endpoint);
   if (fromFile !== undefined) return { schema: fromFile, key: FILE_KEY };
   const schemas = sharedSchemaCache(target.api.config);
-  const key = schemas.keyOf(target.endpoint, target.headers.entries());
+  const key = cacheKey(schemas, target);
   const refused = refusals.get(key);
   if (refused !== undefined) {
     if (refused.until > performance.now()) throw refused.error;
@@ -138,7 +143,14 @@ export function knownSchema(target: SchemaTarget): IntrospectedSchema | undefine
   const schemas = sharedSchemaCache(target.api.config);
   // Every query asks: without a schema fetched, that costs nothing.
   if (schemas.size === 0) return undefined;
-  return schemas.peek(schemas.keyOf(target.endpoint, target.headers.entries()));
+  return schemas.peek(cacheKey(schemas, target));
+}
+
+/** The key a target's schema is kept by: its endpoint and the credentials it is read with. */
+function cacheKey(schemas: SchemaCache<IntrospectedSchema>, target: SchemaTarget): string {
+  const headers = target.headers.entries();
+  const credential = target.credential;
+  return schemas.keyOf(target.endpoint, credential ? [...headers, ['\0auth', credential.key]] : headers);
 }
 
 /** The key of the schema from --schema: no cache entry has it. */
@@ -159,7 +171,8 @@ async function fetchIntrospection(
   redact: (text: string) => string,
   signal: AbortSignal,
 ): Promise<IntrospectionQuery> {
-  const { endpoint, headers } = target;
+  const { endpoint } = target;
+  const headers = await target.sending(signal);
   // With telemetry on, the introspection is a GraphQL operation of its own span.
   const introspect = (query: string) =>
     diagnostics.graphqlOperation.tracePromise(() => post(query), {

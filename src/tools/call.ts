@@ -14,6 +14,8 @@ export class Call {
   #target: CallTarget | undefined;
   #secrets: Secrets | undefined;
   #redactor: Redactor | undefined;
+  /** How many tokens the target had obtained when the secrets were gathered (a new one makes them anew). */
+  #tokens = 0;
 
   /** A call of a server whose operator's secrets (every API's) are `secrets`: they are this call's too. */
   constructor(secrets: Secrets) {
@@ -21,13 +23,26 @@ export class Call {
   }
 
   /**
-   * The secrets of the server's side of the call: the operator's, and the credentials the request brought for
-   * its API (forwarded headers), never what the model chose. A question masks these and nothing else.
+   * The secrets of the server's side of the call: the operator's, the credentials the request brought for its
+   * API (forwarded headers) and the tokens its `auth` obtained, never what the model chose. A question masks
+   * these and nothing else.
    */
   get secrets(): Secrets {
-    const forwarded = this.#target?.forwarded;
-    if (forwarded === undefined || forwarded.size === 0) return this.#operator;
-    return (this.#secrets ??= { ...this.#operator, headers: [...this.#operator.headers, forwarded] });
+    const target = this.#target;
+    if (target === undefined) return this.#operator;
+    if (this.#secrets !== undefined && this.#tokens === target.tokens.length) return this.#secrets;
+    const { forwarded, tokens } = target;
+    const operator = this.#operator;
+    this.#tokens = tokens.length;
+    this.#redactor = undefined;
+    return (this.#secrets =
+      forwarded.size === 0 && tokens.length === 0
+        ? operator
+        : {
+            headers: forwarded.size === 0 ? operator.headers : [...operator.headers, forwarded],
+            urls: operator.urls,
+            values: tokens.length === 0 ? operator.values : [...operator.values, ...tokens],
+          });
   }
 
   /** Records where the call goes: its own headers and its endpoint's query values are secrets of it too. */
@@ -39,8 +54,8 @@ export class Call {
 
   /** The matcher of this call's secrets, built when first needed (by then its target is known). */
   get hide(): Redactor {
-    if (this.#redactor !== undefined) return this.#redactor;
     const { headers, urls, values } = this.secrets;
+    if (this.#redactor !== undefined) return this.#redactor;
     const own = this.#target?.own;
     // A call that adds no header or URL of its own shares the operator's redactor (Redactor.of keeps one per
     // array of headers): an endpoint whose query the configured URLs already hold adds nothing.

@@ -228,10 +228,24 @@ async function request(
   if (large) await letInputIn();
   const json = variables === undefined ? undefined : serialise(variables);
   if (large) await letInputIn();
+  // The API's auth token, obtained now: a refusal (CREDENTIALS_UNAVAILABLE) ends the call with nothing sent.
+  let headers;
+  try {
+    headers = await target.sending(signal);
+  } catch (error) {
+    if (plan.mutates) {
+      audit(plan, {
+        decision: outcome,
+        sent: false,
+        ...(error instanceof ToolError && { error: error.code }),
+      });
+    }
+    throw error;
+  }
   const send = () =>
     postGraphQL({
       endpoint: target.endpoint,
-      headers: target.headers,
+      headers,
       protocol: config.protocol,
       // The document as analysed, printed from its tree: what was checked is what is sent.
       operation: {
@@ -363,6 +377,9 @@ function question(plan: Plan, call: Call, cost: CostEstimate): string {
     return mutationQuestion({
       endpoint: describeEndpoint(target.endpoint),
       api: target.api.config.name === DEFAULT_API ? undefined : target.api.config.name,
+      ...(target.credential !== undefined && {
+        actor: `${target.credential.actor} at ${target.api.config.name}`,
+      }),
       document: plan.document,
       operation: plan.operation,
       variables: plan.variables,

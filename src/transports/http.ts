@@ -196,6 +196,7 @@ class Front {
         this.#configs,
         (name) => headerText(req, name),
         this.#mcpTokens(authInfo),
+        this.#oauth === undefined ? undefined : authInfo,
       );
     } catch (error) {
       if (error instanceof HeaderError) return reply.badForwardedHeader(`forwarded ${error.message}`);
