@@ -3,8 +3,9 @@
 // when a tool is called (graphql-js, the HTTP client, the schema views) is imported lazily by the tools, and so
 // evaluated on the first call only.
 // Bundled packages' licences go beside it.
-import { build } from 'esbuild';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +44,49 @@ const common = {
   logLevel: 'warning',
   define: { __VERSION__: JSON.stringify(pkg.version) },
 };
+/**
+ * An MCP Apps view (src/apps/view/): its script bundled with the ext-apps SDK's App class and its style, inline in
+ * one HTML file under dist/views/, which the server reads when a client asks for it. Its Content-Security-Policy
+ * allows that script and that style (by their hashes) and nothing else: no fetch, no outside resource, no frame.
+ */
+async function buildView(entry, style, out) {
+  const result = await build({
+    entryPoints: [join(root, entry)],
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  // Inline, a script may not hold its own end tag.
+  const script = result.outputFiles[0].text.trim().replace(/<\/(script)/gi, '<\\/$1');
+  const css = (
+    await transform(readFileSync(join(root, style), 'utf8'), { loader: 'css', minify: true })
+  ).code.trim();
+  const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  const policy = [
+    "default-src 'none'",
+    `script-src ${hash(script)}`,
+    `style-src ${hash(css)}`,
+    'img-src data:',
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  mkdirSync(join(root, 'dist/views'), { recursive: true });
+  writeFileSync(
+    join(root, 'dist/views', out),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${policy}"><meta name="viewport" content="width=device-width, initial-scale=1"><title>graphql-mcp</title><style>${css}</style></head><body><main id="view"></main><script>${script}</script></body></html>\n`,
+  );
+  return result;
+}
+
 const results = await Promise.all([
   build({
     ...common,
@@ -55,6 +99,7 @@ const results = await Promise.all([
     .map(([source, out]) =>
       build({ ...common, entryPoints: [join(root, source)], outfile: join(root, 'dist', out) }),
     ),
+  buildView('src/apps/view/query-view.ts', 'src/apps/view/view.css', 'query.html'),
 ]);
 // The bin turns on Node's compile cache (Node 22.1 and later; NODE_COMPILE_CACHE chooses its directory) before it
 // loads the bundle, so that a start after the first reads V8's compiled code rather than compiling the bundle

@@ -6,6 +6,8 @@ import { secretsOf } from '../redaction/redactor.js';
 import type { Store } from '../store/store.js';
 import { Confirmer, type Askability } from '../tools/confirmation.js';
 import type { RequestCredentials } from '../call/credentials.js';
+import { panelOf, registerConfirmTool } from '../tools/confirm-mutation.js';
+import { Views } from '../apps/views.js';
 import type { FrontTarget, ToolContext } from '../tools/context.js';
 import { Diagnostics, type Era } from '../tools/diagnostics.js';
 import { registerGraphQLIntrospect } from '../tools/introspect.js';
@@ -55,6 +57,8 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** Whether the client can be asked, where the transport knows it (remote mode's 2025-era sessions). */
   readonly askability?: Askability;
+  /** Whether the client renders MCP Apps, where the transport knows it (remote mode's 2025-era sessions). */
+  readonly apps?: boolean;
   /** Which tools this server offers (remote mode: those the request's token has the scopes for). */
   readonly allowTool?: (name: string) => boolean;
   /** The operator's prompts (--prompts), read at start-up. */
@@ -81,7 +85,7 @@ export function createServer(
   const live = apis instanceof Live ? apis : new Live(apis, false);
   const allowed = options.allowTool ?? (() => true);
   const watched = live.watched || live.current.some((api) => api.operations?.watched === true);
-  const features = featuresOf(offersOf(settings, allowed), live.current, options.prompts ?? []);
+  const features = featuresOf(offersOf(settings, allowed), live.current, options.prompts ?? [], live.watched);
   const server = new McpServer(
     { name: 'graphql-mcp', version: VERSION },
     {
@@ -103,11 +107,13 @@ export function createServer(
   );
   const era = options.era ?? 'legacy';
   const diagnostics = new Diagnostics(server, era, options.log);
+  const views = features.views ? new Views(server, era, options.apps) : undefined;
   const confirmer = new Confirmer(server, era, settings, store, {
     ...(options.askability && { askability: options.askability }),
     ...(options.log && { log: options.log }),
+    ...(views && { panel: panelOf(views, settings) }),
   });
-  const context = { settings, diagnostics, confirmer, allowed, options, watched };
+  const context = { settings, diagnostics, confirmer, allowed, options, watched, views, store };
   let dispose = register(server, live.current, context, features);
   if (live.watched) {
     const unsubscribe = live.subscribe((next) => {
@@ -135,6 +141,8 @@ interface Registration {
   readonly allowed: (name: string) => boolean;
   readonly options: ServerOptions;
   readonly watched: boolean;
+  readonly views: Views | undefined;
+  readonly store: Store;
 }
 
 /**
@@ -147,13 +155,23 @@ function register(
   context: Registration,
   features = featuresOf(offersOf(context.settings, context.allowed), apis, context.options.prompts ?? []),
 ): () => void {
-  const { diagnostics, confirmer, allowed } = context;
+  const { diagnostics, confirmer, allowed, views } = context;
   const { credentials, target } = context.options;
-  const tools: ToolContext = { apis, secrets: secretsOf(apis), diagnostics, confirmer, credentials, target };
+  const tools: ToolContext = {
+    apis,
+    secrets: secretsOf(apis),
+    diagnostics,
+    confirmer,
+    credentials,
+    target,
+    ...(views && { views }),
+  };
   const offers = offersOf(context.settings, allowed);
   const removals: Array<() => void> = [];
   if (offers('graphql_query')) removals.push(registerGraphQLQuery(server, tools));
   if (offers('graphql_introspect')) removals.push(registerGraphQLIntrospect(server, tools));
+  if (views)
+    removals.push(registerConfirmTool(server, { ...tools, views }, context.store, context.settings, allowed));
   for (const api of apis) {
     if (api.operations === undefined) continue;
     const operationTools = new OperationTools(server, api, tools, allowed, toolPrefix(api, apis));

@@ -19,6 +19,11 @@ export interface Features {
   readonly schema: boolean;
   /** The built-in prompts (where both built-in tools are offered), then the operator's. */
   readonly prompts: readonly PromptDefinition[];
+  /**
+   * The MCP Apps view of graphql_query and the operation tools (ui://graphql-mcp/query): where either is
+   * offered or may be (a watched config file). A client that declares no MCP Apps is never shown it.
+   */
+  readonly views: boolean;
 }
 
 /** What to offer, given which tools this server offers. */
@@ -26,9 +31,11 @@ export function featuresOf(
   offers: (tool: 'graphql_query' | 'graphql_introspect') => boolean,
   apis: readonly Api[],
   operatorPrompts: readonly PromptDefinition[],
+  watched = false,
 ): Features {
   const builtIn = offers('graphql_query') && offers('graphql_introspect') ? builtInPrompts(apis) : [];
-  return { schema: offers('graphql_introspect'), prompts: [...builtIn, ...operatorPrompts] };
+  const views = offers('graphql_query') || watched || apis.some((api) => api.operations !== undefined);
+  return { schema: offers('graphql_introspect'), prompts: [...builtIn, ...operatorPrompts], views };
 }
 
 /**
@@ -44,7 +51,7 @@ export function featureCapabilities(
 ): ServerCapabilities {
   const operations = apis.watched || apis.current.some((api) => api.operations !== undefined);
   return {
-    ...((features.schema || operations) && { resources: { listChanged: watched } }),
+    ...((features.schema || operations || features.views) && { resources: { listChanged: watched } }),
     ...(features.prompts.length > 0 && { prompts: { listChanged: apis.watched } }),
   };
 }

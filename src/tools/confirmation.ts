@@ -1,5 +1,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  type CallToolResult,
   createRequestStateCodec,
   inputRequired,
   inputResponse,
@@ -43,7 +44,18 @@ export type Outcome = 'accepted' | 'declined' | 'dismissed' | 'timed-out' | 'not
 export type Decision =
   | { readonly kind: 'run'; readonly outcome: Outcome; readonly note?: string }
   | { readonly kind: 'refuse'; readonly outcome: Outcome; readonly error: ToolError }
-  | { readonly kind: 'ask'; readonly outcome: Outcome; readonly result: InputRequiredResult };
+  | {
+      readonly kind: 'ask';
+      readonly outcome: Outcome;
+      /** The question (2026-07-28), or the answer that the mutation waits in MCP Apps' panel. */
+      readonly result: InputRequiredResult | CallToolResult;
+    };
+
+/**
+ * Puts a mutation to the person in an MCP App's panel (tools/confirm-mutation.ts), for a client that cannot be
+ * asked otherwise; undefined when the client renders no MCP Apps.
+ */
+export type Panel = (ctx: ServerContext, mutation: PendingMutation) => Promise<Decision | undefined>;
 
 /** A mutation's fate, for the audit line of remote mode's request log: never a document, variables or a header. */
 export interface MutationAudit {
@@ -73,7 +85,7 @@ export type Askability = { readonly canAsk: true } | { readonly canAsk: false; r
 const KEY = 'confirm';
 
 /** Declining carries what the model must do next: not retry, not argue, ask in the conversation. */
-function declined(how: string): ToolError {
+export function declined(how: string): ToolError {
   return new ToolError(
     'MUTATION_DECLINED',
     `${how}; nothing was sent. Do not retry it: ask the user in the conversation what they want instead.`,
@@ -81,7 +93,7 @@ function declined(how: string): ToolError {
 }
 
 /** The single-use state could not be checked: a mutation is refused rather than run unasked or twice. */
-function unavailable(): ToolError {
+export function unavailable(): ToolError {
   return new ToolError(
     'CONFIRMATION_UNAVAILABLE',
     "the server cannot confirm mutations right now (its shared store cannot be reached); nothing was sent. Tell the user; retry later, or ask the server's operator",
@@ -97,11 +109,18 @@ export class Confirmer {
     private readonly era: Era,
     private readonly settings: ServerConfig,
     private readonly store: Store,
-    options: { readonly askability?: Askability; readonly log?: (line: string) => void } = {},
+    options: {
+      readonly askability?: Askability;
+      readonly log?: (line: string) => void;
+      readonly panel?: Panel;
+    } = {},
   ) {
     this.#askability = options.askability;
     this.#log = options.log;
+    this.#panel = options.panel;
   }
+
+  readonly #panel: Panel | undefined;
 
   readonly #askability: Askability | undefined;
 
@@ -116,6 +135,9 @@ export class Confirmer {
     if (policy === 'allow') return { kind: 'run', outcome: 'not-asked' };
     const askable = this.#askable(ctx);
     if (!askable.canAsk) {
+      // A client that shows MCP Apps: the person decides in the panel, which the model cannot act for.
+      const panel = await this.#panel?.(ctx, mutation);
+      if (panel !== undefined) return panel;
       if (policy === 'confirm') {
         return {
           kind: 'run',
@@ -288,7 +310,7 @@ function decisionOf(action: 'accept' | 'decline' | 'cancel'): Decision {
       };
 }
 
-function mismatch(why: string): ToolError {
+export function mismatch(why: string): ToolError {
   return new ToolError(
     'MUTATION_NOT_ALLOWED',
     `the confirmation does not belong to this mutation (${why}); nothing was sent. Call the tool again to ask the user.`,
@@ -308,7 +330,7 @@ interface StatePayload {
 }
 
 /** A digest of the call and of who makes it (principal.ts: the OAuth issuer and subject, in remote mode). */
-async function bindingOf(ctx: ServerContext, mutation: PendingMutation): Promise<string> {
+export async function bindingOf(ctx: ServerContext, mutation: PendingMutation): Promise<string> {
   const { createHash } = await cryptoModule();
   return createHash('sha256')
     .update(JSON.stringify([...mutation.call, principalOf(ctx.http?.authInfo) ?? null]))
@@ -316,7 +338,7 @@ async function bindingOf(ctx: ServerContext, mutation: PendingMutation): Promise
 }
 
 /** How much longer a single-use mark is kept than the state it marks can be valid, in seconds. */
-const CLAIM_MARGIN_S = 60;
+export const CLAIM_MARGIN_S = 60;
 
 /** node:crypto, loaded when a question is first signed: start-up does not pay for it. */
 const cryptoModule = () => import('node:crypto');
@@ -327,11 +349,18 @@ async function codecOf(settings: ServerConfig): Promise<RequestStateCodec<StateP
   const id = `${settings.http.stateKey ?? ''}\n${settings.confirmTimeout}`;
   let codec = codecs.get(id);
   if (codec === undefined) {
-    // Without --stateKey, a key of this process: what one replica signs cannot be read at another.
-    const key = settings.http.stateKey ?? (processKey ??= (await cryptoModule()).randomBytes(32));
-    codec = createRequestStateCodec<StatePayload>({ key, ttlSeconds: settings.confirmTimeout });
+    codec = createRequestStateCodec<StatePayload>({
+      key: await stateKeyOf(settings),
+      ttlSeconds: settings.confirmTimeout,
+    });
     codecs.set(id, codec);
   }
   return codec;
 }
 let processKey: Buffer | undefined;
+
+/** The key that signs what round-trips through the client: --stateKey, else this process's own. */
+export async function stateKeyOf(settings: ServerConfig): Promise<string | Buffer> {
+  // Without --stateKey, a key of this process: what one replica signs cannot be read at another.
+  return settings.http.stateKey ?? (processKey ??= (await cryptoModule()).randomBytes(32));
+}

@@ -2,6 +2,7 @@ import type { Api } from '../api/api.js';
 import type { RequestCredentials } from '../call/credentials.js';
 import type { CallTarget } from '../call/target.js';
 import type { Secrets } from '../redaction/redactor.js';
+import type { Views } from '../apps/views.js';
 import type { Confirmer } from './confirmation.js';
 import type { Diagnostics } from './diagnostics.js';
 
@@ -12,6 +13,8 @@ export interface ToolContext {
   readonly secrets: Secrets;
   readonly diagnostics: Diagnostics;
   readonly confirmer: Confirmer;
+  /** The MCP Apps view that graphql_query and the operation tools show (where the server offers it). */
+  readonly views?: Views;
   /** What the request brings for the APIs (remote mode: forwarded headers); undefined on stdio. */
   readonly credentials?: RequestCredentials | undefined;
   /** The target remote mode's front worked out for this request's tool call, which the tool then uses. */

@@ -30,6 +30,7 @@ export class OperationTools {
     const names = new Set(tools.map((tool) => this.prefix + tool.name));
     for (const [name, handle] of this.#handles) {
       if (!names.has(name)) {
+        this.tools.views?.forget(handle);
         handle.remove();
         this.#handles.delete(name);
       }
@@ -52,8 +53,11 @@ export class OperationTools {
         this.#run(set!, tool, name, (args ?? {}) as Record<string, unknown>, context),
       );
       const known = this.#handles.get(name);
-      if (known === undefined) this.#handles.set(name, this.server.registerTool(name, definition, callback));
-      else
+      if (known === undefined) {
+        const handle = this.server.registerTool(name, definition, callback);
+        this.tools.views?.show(handle);
+        this.#handles.set(name, handle);
+      } else
         known.update({
           description: definition.description,
           paramsSchema: definition.inputSchema,

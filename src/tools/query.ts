@@ -108,7 +108,11 @@ export function registerGraphQLQuery(server: McpServer, tools: ToolContext): () 
       runQuery(tools, args, context.mcpReq.signal, confirmer.forCall(context)),
     ),
   );
-  return () => tool.remove();
+  tools.views?.show(tool);
+  return () => {
+    tools.views?.forget(tool);
+    tool.remove();
+  };
 }
 
 /**

@@ -110,6 +110,7 @@ class Front {
         prompts,
         allowTool: this.#toolFilter(authInfo),
         ...(session !== undefined && { askability: askabilityOf(session) }),
+        ...(session?.kind === 'session' && session.session.apps && { apps: true }),
         ...(call !== undefined && { credentials: call.credentials, target: call.target }),
       });
     // With telemetry on, each request's server is traced: a span per request, the tool's spans under it.

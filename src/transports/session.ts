@@ -1,9 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { declaresApps } from '../apps/declared.js';
 import { askabilityOf } from '../tools/confirmation.js';
 
 // Remote mode serves 2025-era clients without server-side sessions, yet the replica serving a tool call must know
 // what the client declared at `initialize`, which another replica may have served: whether it can ask its user
-// (elicitation). So the answer to `initialize` carries an Mcp-Session-Id that holds that, signed: the client
+// (elicitation), and whether it renders MCP Apps (the views, and the confirmation panel). So the answer to `initialize` carries an Mcp-Session-Id that holds that, signed: the client
 // sends it with every later request, and any replica holding the same key reads it. It grants nothing; it only
 // says what the client can do, and names the session an answer must come from.
 
@@ -11,6 +12,8 @@ import { askabilityOf } from '../tools/confirmation.js';
 export interface Session {
   /** It declared form-mode elicitation: it can put a question to its user. */
   readonly elicitation: boolean;
+  /** It declared MCP Apps (the io.modelcontextprotocol/ui extension): it renders the views. */
+  readonly apps: boolean;
   /** Unguessable, one per `initialize`: answers to a question must come from the same session. */
   readonly nonce: string;
 }
@@ -36,7 +39,11 @@ export class Sessions {
   mint(capabilities: unknown): string {
     const elicitation = canElicit(capabilities);
     const body = Buffer.from(
-      JSON.stringify({ e: elicitation ? 1 : 0, n: randomBytes(16).toString('base64url') }),
+      JSON.stringify({
+        e: elicitation ? 1 : 0,
+        n: randomBytes(16).toString('base64url'),
+        ...(declaresApps(capabilities) && { a: 1 }),
+      }),
     ).toString('base64url');
     return `${PREFIX}.${body}.${this.#mac(body)}`;
   }
@@ -52,9 +59,13 @@ export class Sessions {
       const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as {
         e?: unknown;
         n?: unknown;
+        a?: unknown;
       };
       if (typeof payload.n !== 'string') return { kind: 'foreign' };
-      return { kind: 'session', session: { elicitation: payload.e === 1, nonce: payload.n } };
+      return {
+        kind: 'session',
+        session: { elicitation: payload.e === 1, nonce: payload.n, apps: payload.a === 1 },
+      };
     } catch {
       return { kind: 'foreign' };
     }
