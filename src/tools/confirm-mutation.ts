@@ -28,7 +28,7 @@ import {
 } from './confirmation.js';
 import type { ToolContext } from './context.js';
 import { advertised, parseInput } from './input.js';
-import { withNotes } from './notes.js';
+import { NOTES_KEY } from './notes.js';
 import { runQuery } from './query.js';
 import * as z from './zod.js';
 
@@ -102,7 +102,9 @@ function waiting(question: string, confirmation: string, timeout: number): CallT
     `Waiting for the user: this mutation is shown to them in a panel beside the conversation, with Run and ` +
     `Cancel, for ${timeout} s (--confirmTimeout); nothing has been sent. Do not call the tool again for it: ` +
     `the panel tells you what they decided.`;
-  const structured = withNotes({}, [note]);
+  // `waitsFor` tells the view that a confirmation belongs with this result: a host that keeps `_meta` from the
+  // view leaves it with a panel that cannot confirm, which the view says.
+  const structured = { extensions: { [NOTES_KEY]: { notes: [note], waitsFor: 'panel' } } };
   return {
     content: [JSON.stringify(structured), note].map((text) => ({ type: 'text' as const, text })),
     structuredContent: structured,

@@ -171,6 +171,31 @@ describe('the MCP App in Chromium', { skip }, () => {
     assert.match(told.at(-1) ?? '', /cancelled the mutation/);
   });
 
+  test('MUST say that a mutation cannot be confirmed where the host keeps the confirmation from the view, and send nothing', async () => {
+    const before = mutationsSent();
+    const result = (await client.callTool({
+      name: 'graphql_query',
+      arguments: { query: ADD, variables: { id: 'b3' }, allowMutations: true },
+    })) as CallToolResult;
+    const { _meta: _dropped, ...kept } = result;
+    const tool = tools.find((candidate) => candidate.name === 'graphql_query')!;
+    const [contents] = (
+      await client.readResource({ uri: (tool._meta!.ui as { resourceUri: string }).resourceUri })
+    ).contents;
+    await page.evaluate((view) => (globalThis as unknown as HostWindow).showView(view), {
+      html: (contents as { text: string }).text,
+      args: {},
+      result: kept,
+      appTools: [],
+    });
+    const view = page.frameLocator('iframe#view');
+    await view.locator('.panel[data-state="unconfirmable"]').waitFor();
+    assert.equal(await view.getByRole('button').count(), 0, 'no Run button');
+    assert.equal(mutationsSent(), before);
+    const told = await page.evaluate(() => (globalThis as unknown as HostWindow).modelContext);
+    assert.match(told.at(-1) ?? '', /could not be confirmed/);
+  });
+
   test("MUST show a query's result as a table whose cells hold the API's values, the server's notes above it", async () => {
     // Another origin than the configured endpoint's (localhost for 127.0.0.1): the startup header is withheld,
     // which a note says.

@@ -171,6 +171,12 @@ for (const modern of [false, true]) {
       const result = await session.call('graphql_query', { ...add, headers: HEADER });
       assert.equal(result.isError, undefined);
       assert.match(text(result), /Waiting for the user/);
+      assert.equal(
+        (result.structuredContent as { extensions: { 'graphql-mcp': { waitsFor: string } } }).extensions[
+          'graphql-mcp'
+        ].waitsFor,
+        'panel',
+      );
       assert.equal(mutationsSent(), before, 'nothing sent');
       const confirmation = confirmationOf(result);
       assert.match(confirmation, /^v1\./);

@@ -36,7 +36,7 @@ describe('the npm package', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test("the tarball holds the bundled bin and its parts loaded on demand (the Redis store, telemetry), the config file's JSON Schema, the licences and nothing else", () => {
+  test("the tarball holds the bundled bin and its parts loaded on demand (the Redis store, telemetry, the MCP Apps view), the config file's JSON Schema, the licences and nothing else", () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     assert.deepEqual(listing, [
       'package/LICENSE',
@@ -47,6 +47,7 @@ describe('the npm package', () => {
       'package/dist/server.cjs',
       'package/dist/store-redis.cjs',
       'package/dist/telemetry.cjs',
+      'package/dist/views/query.html',
       'package/package.json',
     ]);
   });

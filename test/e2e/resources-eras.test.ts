@@ -319,9 +319,10 @@ for (const transport of ['stdio', 'http'] as const) {
         );
       });
 
-      test('is told of no resources, completions or prompts where the tools they stand for are not offered', async () => {
+      test('is told of no completions or prompts where the tools they stand for are not offered, and of resources for the view of graphql_query alone', async () => {
         const capabilities = narrow.capabilities()!;
-        assert.equal(capabilities.resources, undefined);
+        // graphql_query's MCP Apps view is a resource, listed only to a client that declares MCP Apps.
+        assert.deepEqual(capabilities.resources, { listChanged: false });
         assert.equal(capabilities.prompts, undefined);
         assert.equal(capabilities.completions, undefined);
         assert.deepEqual(capabilities.tools, { listChanged: false });

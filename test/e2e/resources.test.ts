@@ -290,15 +290,15 @@ describe('capabilities follow the tools the resources and prompts stand for', ()
     }
   };
 
-  test('--tools=graphql_query: no resources, completions or prompts (resources/list is not found)', async () => {
+  test("--tools=graphql_query: no completions or prompts, and resources only for graphql_query's MCP Apps view (none listed to a client that declares no MCP Apps)", async () => {
     const session = await startMcp([`--endpoint=${endpoint}`, '--tools=graphql_query']);
     try {
       const capabilities = session.client.getServerCapabilities()!;
       assert.deepEqual(
         [capabilities.resources, capabilities.completions, capabilities.prompts],
-        [undefined, undefined, undefined],
+        [{ listChanged: false }, undefined, undefined],
       );
-      await assert.rejects(session.client.request({ method: 'resources/list' }), { code: -32601 });
+      assert.deepEqual((await session.client.listResources()).resources, []);
       await assert.rejects(session.client.request({ method: 'prompts/list' }), { code: -32601 });
     } finally {
       await session.close();

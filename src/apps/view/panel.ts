@@ -79,6 +79,26 @@ export function showPanel(app: App, root: HTMLElement, question: string, confirm
   });
 }
 
+/**
+ * A mutation that waits for the panel, whose confirmation the host did not hand over (it keeps a result's
+ * `_meta` from views): it cannot be run from here, which the person and the model are told.
+ */
+export function showUnconfirmable(app: App, root: HTMLElement): void {
+  const panel = document.createElement('section');
+  panel.className = 'panel';
+  panel.dataset.state = 'unconfirmable';
+  const status = document.createElement('p');
+  status.className = 'status';
+  status.textContent =
+    'A mutation waits for your confirmation, but this app did not pass the confirmation to this panel, so it cannot be run from here. Nothing was sent.';
+  panel.append(status);
+  root.replaceChildren(panel);
+  void tell(
+    app,
+    "The mutation could not be confirmed: this app does not pass a tool result's _meta to graphql-mcp's panel. Nothing was sent. Tell the user.",
+  );
+}
+
 function button(label: string, name: string): HTMLButtonElement {
   const node = document.createElement('button');
   node.type = 'button';

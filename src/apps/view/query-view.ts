@@ -4,7 +4,7 @@ import {
   applyHostStyleVariables,
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps';
-import { showPanel } from './panel.js';
+import { showPanel, showUnconfirmable } from './panel.js';
 import { renderResult } from './result.js';
 
 // graphql-mcp's view (ui://graphql-mcp/query): bundled with the SDK's App class into one HTML file at build time
@@ -32,8 +32,19 @@ app.ontoolresult = (result) => {
     showPanel(app, root, question, confirmation);
     return;
   }
+  if (waitsForPanel(result.structuredContent)) {
+    showUnconfirmable(app, root);
+    return;
+  }
   root.replaceChildren(renderResult(result));
 };
+/** A mutation that waits for this panel (its confirmation may not have reached it). */
+function waitsForPanel(structured: unknown): boolean {
+  const extensions = (structured as { extensions?: Record<string, { waitsFor?: unknown }> } | undefined)
+    ?.extensions;
+  return extensions?.['graphql-mcp']?.waitsFor === 'panel';
+}
+
 app.ontoolcancelled = () => {
   root.replaceChildren();
 };
