@@ -289,9 +289,16 @@ describe('remote mode: the session id carries MCP Apps, and a confirmation is it
     await issuer?.close();
   });
 
-  async function as(sub: string, capabilities: ClientCapabilities = APPS): Promise<Connected> {
+  async function as(
+    sub: string,
+    capabilities: ClientCapabilities = APPS,
+    modern = false,
+  ): Promise<Connected> {
     const token = await issuer.sign({ sub, aud: audience, scope: 'mcp:use' });
-    const client = new Client({ name: `apps-${sub}`, version: '1.0.0' }, { capabilities });
+    const client = new Client(
+      { name: `apps-${sub}`, version: '1.0.0' },
+      { capabilities, ...(modern && { versionNegotiation: { mode: { pin: '2026-07-28' as const } } }) },
+    );
     await client.connect(
       new StreamableHTTPClientTransport(new URL(remote.url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -307,6 +314,24 @@ describe('remote mode: the session id carries MCP Apps, and a confirmation is it
         (await session.client.listTools()).tools.find((tool) => tool.name === 'graphql_query')?._meta;
       assert.deepEqual(await meta(apps), { ui: { resourceUri: VIEW }, 'ui/resourceUri': VIEW });
       assert.equal(await meta(plain), undefined);
+    } finally {
+      await Promise.all([apps.close(), plain.close()]);
+    }
+  });
+
+  test('MUST list the view to a 2026-07-28 client that declares MCP Apps in its requests, and run its confirmed mutation once', async () => {
+    const [apps, plain] = [await as('carol', APPS, true), await as('carol', {}, true)];
+    try {
+      const meta = async (session: Connected) =>
+        (await session.client.listTools()).tools.find((tool) => tool.name === 'graphql_query')?._meta;
+      assert.deepEqual(await meta(apps), { ui: { resourceUri: VIEW }, 'ui/resourceUri': VIEW });
+      assert.equal(await meta(plain), undefined);
+      const before = mutationsSent();
+      const waiting = await apps.call('graphql_query', add);
+      assert.equal(mutationsSent(), before);
+      await apps.call(CONFIRM, { confirmation: confirmationOf(waiting) });
+      await apps.call(CONFIRM, { confirmation: confirmationOf(waiting) });
+      assert.equal(mutationsSent(), before + 1);
     } finally {
       await Promise.all([apps.close(), plain.close()]);
     }
