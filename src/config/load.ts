@@ -128,6 +128,7 @@ function readServer(options: OptionValues, configFile: string | undefined): Serv
       stateKey: options.get('stateKey'),
       store: options.get('store'),
       keepAlive: options.get('keepAlive'),
+      maxOpenQuestions: options.get('maxOpenQuestions'),
     },
   };
   return Object.freeze(server);

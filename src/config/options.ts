@@ -479,6 +479,17 @@ export const OPTIONS = {
     remoteOnly: true,
     help: "seconds between the keep-alive comments of a stream that waits for a person's answer, below your proxies' idle timeouts",
   },
+  maxOpenQuestions: {
+    env: 'GRAPHQL_MCP_MAX_OPEN_QUESTIONS',
+    value: 'n',
+    default: '4',
+    parse: integer(1, 1_000),
+    json: INTEGER,
+    group: 'remote',
+    scope: 'server',
+    remoteOnly: true,
+    help: "most questions about mutations one user may leave waiting at once on a replica (each holds one of --maxInFlight's places while the person thinks); beyond it a mutation is refused, nothing sent",
+  },
   stateKey: {
     env: 'GRAPHQL_MCP_STATE_KEY',
     value: 'secret',

@@ -163,6 +163,8 @@ export interface HttpOptions {
   readonly store: URL | undefined;
   /** --keepAlive, in seconds: between the comments that keep a waiting stream alive through proxies. */
   readonly keepAlive: number;
+  /** --maxOpenQuestions: most questions one user may leave waiting at once on a replica. */
+  readonly maxOpenQuestions: number;
 }
 
 /** Remote mode as an OAuth 2.1 resource server (src/auth/oauth.ts). */

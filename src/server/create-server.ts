@@ -111,7 +111,7 @@ export function createServer(
   const confirmer = new Confirmer(server, era, settings, store, {
     ...(options.askability && { askability: options.askability }),
     ...(options.log && { log: options.log }),
-    ...(views && { panel: panelOf(views, settings) }),
+    ...(views && { panel: panelOf(views, settings, store) }),
   });
   const context = { settings, diagnostics, confirmer, allowed, options, watched, views, store };
   let dispose = register(server, live.current, context, features);

@@ -1,4 +1,4 @@
-import type { Answer, AnswerOutcome, HeldQuestion, Store } from './store.js';
+import type { Answer, AnswerOutcome, Claim, HeldQuestion, Store } from './store.js';
 
 // The store of one process (stdio, or remote mode without --store): what replicas keep in Redis (redis.ts), kept
 // in maps with the same expiries and the same outcomes. Answers are routed in-process, so 'asker-gone' never
@@ -19,6 +19,8 @@ export interface MemoryStoreOptions {
 
 /** A Store for one process. */
 export class MemoryStore implements Store {
+  /** The marks live as long as this process: what another process (or this one before a restart) minted is stale. */
+  readonly #epoch = globalThis.crypto.randomUUID();
   readonly #now: () => number;
   /** Single-use marks, until when they hold. */
   readonly #used = new Map<string, number>();
@@ -32,11 +34,16 @@ export class MemoryStore implements Store {
     this.#now = options.now ?? Date.now;
   }
 
-  async claimOnce(key: string, ttlSeconds: number): Promise<boolean> {
+  async epoch(): Promise<string> {
+    return this.#epoch;
+  }
+
+  async claimOnce(key: string, ttlSeconds: number, epoch: string): Promise<Claim> {
+    if (epoch !== this.#epoch) return 'stale';
     const now = this.#sweep();
-    if ((this.#used.get(key) ?? 0) > now) return false;
+    if ((this.#used.get(key) ?? 0) > now) return 'used';
     this.#used.set(key, now + ttlSeconds * 1000);
-    return true;
+    return 'first';
   }
 
   async hold(question: HeldQuestion): Promise<void> {
@@ -59,7 +66,7 @@ export class MemoryStore implements Store {
     this.#questions.delete(id);
     this.#answered.set(id, held.until);
     // As between replicas, only the action (or the client's error) reaches the call.
-    held.question.deliver('action' in answer ? { action: answer.action } : { error: answer.error });
+    held.question.deliver('action' in answer ? { action: answer.action } : { error: errorOf(answer) });
     return 'delivered';
   }
 
@@ -88,4 +95,9 @@ export class MemoryStore implements Store {
     for (const [id, until] of this.#answered) if (until <= now) this.#answered.delete(id);
     return now;
   }
+}
+
+/** The client's error of an answer that is no action, as it may travel. */
+function errorOf(answer: Answer): string {
+  return 'error' in answer ? answer.error : 'no action';
 }

@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from '@redis/client';
-import { StoreUnavailable, type Answer, type AnswerOutcome, type HeldQuestion, type Store } from './store.js';
+import {
+  StoreUnavailable,
+  type Answer,
+  type AnswerOutcome,
+  type Claim,
+  type HeldQuestion,
+  type Store,
+} from './store.js';
 
 // The store of replicas that share a Redis 7 (or Valkey), through the official client, @redis/client. A bundle of
 // its own (scripts/build.mjs), loaded only with --store, so it imports nothing of src/ but the contract.
@@ -77,7 +84,35 @@ end
 redis.call('SET', KEYS[2], 'answered', 'PX', ttl)
 return 'delivered'
 `;
-const ANSWER_SCRIPT_SHA = createHash('sha1').update(ANSWER_SCRIPT).digest('hex');
+/**
+ * The store's epoch (KEYS[1]): written once, at first use, with a fresh id (ARGV[1]), and read. A Redis that
+ * lost its data (restarted without persistence) has none, and the next replica to ask writes another.
+ */
+const EPOCH_SCRIPT = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+`;
+
+/**
+ * A single-use mark (KEYS[2]) taken under an epoch (ARGV[1]): 'stale' when the store's epoch (KEYS[1]) is another
+ * or gone (what the mark guards was minted before the store lost its marks), else 'first' if it was free (now
+ * marked for ARGV[2] seconds) or 'used'. In one script, so that no restart falls between the check and the mark.
+ */
+const CLAIM_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'stale' end
+if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[2]) then return 'first' end
+return 'used'
+`;
+
+/** A Lua script and its SHA-1, for EVALSHA. */
+interface Script {
+  readonly text: string;
+  readonly sha: string;
+}
+const script = (text: string): Script => ({ text, sha: createHash('sha1').update(text).digest('hex') });
+const ANSWER = script(ANSWER_SCRIPT);
+const EPOCH = script(EPOCH_SCRIPT);
+const CLAIM = script(CLAIM_SCRIPT);
 
 /**
  * Opens the store of the Redis at `url` (`redis://[user:password@]host:port/db`, or `rediss://` for TLS). Waits
@@ -146,6 +181,8 @@ class RedisStore implements Store {
       });
       client.on('end', () => this.#report());
     }
+    this.#subscriber.on('error', () => this.#answersLost());
+    this.#subscriber.on('end', () => this.#answersLost());
     this.#client.on('ready', () => void this.#ping());
     this.#subscriber.on('ready', () => {
       this.#subscribe();
@@ -165,14 +202,14 @@ class RedisStore implements Store {
     if (!this.status().reachable) this.#onStatusChange?.(this.status());
   }
 
-  async claimOnce(key: string, ttlSeconds: number): Promise<boolean> {
-    const set = await this.#run(() =>
-      this.#commands.set(`${PREFIX}used:${key}`, '1', {
-        condition: 'NX',
-        expiration: { type: 'EX', value: ttlSeconds },
-      }),
-    );
-    return set === 'OK';
+  async epoch(): Promise<string> {
+    const fresh = randomBytes(12).toString('base64url');
+    return String(await this.#eval(EPOCH, [`${PREFIX}epoch`], [fresh]));
+  }
+
+  async claimOnce(key: string, ttlSeconds: number, epoch: string): Promise<Claim> {
+    const keys = [`${PREFIX}epoch`, `${PREFIX}used:${key}`];
+    return String(await this.#eval(CLAIM, keys, [epoch, String(ttlSeconds)])) as Claim;
   }
 
   async hold(question: HeldQuestion): Promise<void> {
@@ -205,17 +242,12 @@ class RedisStore implements Store {
       keys: [`${PREFIX}q:${id}`, `${PREFIX}a:${id}`],
       arguments: [asker, this.#replica, `${PREFIX}replica:`, message],
     };
-    let outcome: unknown;
-    try {
-      outcome = await this.#run(() => this.#commands.evalSha(ANSWER_SCRIPT_SHA, script));
-    } catch (error) {
-      // The script is not cached yet (first use, or Redis restarted): sent whole, which caches it.
-      if (!(error instanceof StoreUnavailable && error.cause instanceof ErrorReply)) throw error;
-      if (!error.cause.message.startsWith('NOSCRIPT')) throw error;
-      outcome = await this.#run(() => this.#commands.eval(ANSWER_SCRIPT, script));
-    }
+    // Taken here, it is delivered here; taken late (Redis answered after the deadline), it is delivered then,
+    // as the refusal said it might be.
+    const local = (outcome: unknown) => outcome === 'local' && this.#deliver(id, answer);
+    const outcome = await this.#eval(ANSWER, script.keys, script.arguments, (late) => void local(late));
     if (outcome !== 'local') return String(outcome) as AnswerOutcome;
-    if (this.#deliver(id, answer)) return 'delivered';
+    if (local(outcome)) return 'delivered';
     // Its call ended between the script and now: nothing will be sent, and a later answer says so.
     await this.#run(() =>
       this.#commands.set(`${PREFIX}a:${id}`, 'gone', { condition: 'XX', expiration: 'KEEPTTL' }),
@@ -239,6 +271,36 @@ class RedisStore implements Store {
     clearInterval(this.#check);
     this.#held.clear();
     await Promise.all([this.#client, this.#subscriber].map((client) => closeClient(client, this.#timeoutMs)));
+  }
+
+  /** Runs a script by its SHA-1, sending it whole where Redis does not hold it yet (first use, or a restart). */
+  async #eval(
+    script: Script,
+    keys: string[],
+    args: string[],
+    lateAnswer?: (value: unknown) => void,
+  ): Promise<unknown> {
+    const options = { keys, arguments: args };
+    try {
+      return await this.#run(() => this.#commands.evalSha(script.sha, options), lateAnswer);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable && error.cause instanceof ErrorReply)) throw error;
+      if (!error.cause.message.startsWith('NOSCRIPT')) throw error;
+      return this.#run(() => this.#commands.eval(script.text, options), lateAnswer);
+    }
+  }
+
+  /**
+   * The answers' connection dropped (Redis stopped, or the network): an answer published meanwhile is lost, so
+   * every question held here ends now, as its call's refusal (CONFIRMATION_UNAVAILABLE), rather than waiting
+   * for an answer that cannot come.
+   */
+  #answersLost(): void {
+    if (this.#held.size === 0) return;
+    const held = [...this.#held.values()];
+    this.#held.clear();
+    const lost = `the shared store ${this.#description} went away while the question waited (${this.#connectionError})`;
+    for (const { question } of held) question.deliver({ lost });
   }
 
   /** Listens on this replica's channel, once its connection is up (the client subscribes again after a reconnect). */
@@ -293,14 +355,15 @@ class RedisStore implements Store {
   }
 
   /** Runs a command within the deadline; any failure is a StoreUnavailable that names the store, not its URL. */
-  async #run<T>(command: () => Promise<T>): Promise<T> {
+  async #run<T>(command: () => Promise<T>, lateAnswer?: (value: T) => void): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Deadline()), this.#timeoutMs);
       timer.unref();
     });
+    const pending = command();
     try {
-      const value = await Promise.race([command(), late]);
+      const value = await Promise.race([pending, late]);
       this.#answering = true;
       return value;
     } catch (error) {
@@ -313,7 +376,10 @@ class RedisStore implements Store {
         );
       }
       this.#answering = false;
-      throw this.#unavailable(this.#why(error), error);
+      // A command that went out and got no answer in time may still be done, once the store answers again:
+      // whoever sent it may act on that answer then (`lateAnswer`).
+      if (error instanceof Deadline && lateAnswer !== undefined) pending.then(lateAnswer, () => undefined);
+      throw this.#unavailable(this.#why(error), error, error instanceof Deadline);
     } finally {
       clearTimeout(timer);
       this.#report();
@@ -328,10 +394,10 @@ class RedisStore implements Store {
     return this.#clean(error instanceof Error ? error.message : String(error));
   }
 
-  #unavailable(why: string, cause?: unknown): StoreUnavailable {
+  #unavailable(why: string, cause?: unknown, uncertain = false): StoreUnavailable {
     return new StoreUnavailable(
       `the shared store ${this.#description} cannot be reached (${why}); it is tried again in the background`,
-      { cause },
+      { cause, uncertain },
     );
   }
 
@@ -359,6 +425,7 @@ function answerOf(answer: Answer): Answer {
   if ('action' in answer && ['accept', 'decline', 'cancel'].includes(answer.action)) {
     return { action: answer.action };
   }
+  if ('lost' in answer) return { error: 'no action' };
   const error = 'error' in answer && typeof answer.error === 'string' ? answer.error : 'no action';
   return { error: error.slice(0, 200) };
 }

@@ -17,7 +17,7 @@ import { apiTarget } from '../call/target.js';
 import { Call, guarded } from './call.js';
 import {
   bindingOf,
-  CLAIM_MARGIN_S,
+  claimOnce,
   declined,
   mismatch,
   stateKeyOf,
@@ -61,6 +61,8 @@ interface Confirmation {
   readonly b: string;
   readonly n: string;
   readonly c: string;
+  /** The store's epoch when it was minted (Store.epoch): a restart that lost the marks makes it stale. */
+  readonly e: string;
 }
 
 /**
@@ -78,15 +80,23 @@ type PendingCall = readonly [
 ];
 
 /** The panel of a server whose views are `views`: a mutation waits for the person when its client renders them. */
-export function panelOf(views: Views, settings: ServerConfig): Panel {
+export function panelOf(views: Views, settings: ServerConfig, store: Store): Panel {
   return async (ctx, mutation): Promise<Decision | undefined> => {
     if (!views.rendersApps(ctx)) return undefined;
+    // No store, no panel: a confirmation that could not be claimed once is never handed out.
+    let epoch: string;
+    try {
+      epoch = await store.epoch();
+    } catch {
+      return { kind: 'refuse', outcome: 'refused', error: unavailable() };
+    }
     const { codec, seal } = await keysOf(settings);
     const { randomUUID } = await import('node:crypto');
     const confirmation = await codec.mint({
       b: await bindingOf(ctx, mutation),
       n: randomUUID(),
       c: seal(JSON.stringify(mutation.call)),
+      e: epoch,
     });
     return {
       kind: 'ask',
@@ -193,14 +203,12 @@ function confirmOnce(
       // The call as the pipeline worked it out again, under today's configuration, bound as it was.
       if ((await bindingOf(ctx, mutation)) !== payload.b)
         return refuse(mismatch('it was given for another call'));
-      let first: boolean;
-      try {
-        first = await store.claimOnce(`panel:${payload.n}`, settings.confirmTimeout + CLAIM_MARGIN_S);
-      } catch {
-        return refuse(unavailable());
-      }
-      if (!first) return refuse(mismatch('it was used already'));
-      return { kind: 'run', outcome: 'accepted' };
+      return (
+        (await claimOnce(store, `panel:${payload.n}`, settings, payload.e)) ?? {
+          kind: 'run',
+          outcome: 'accepted',
+        }
+      );
     },
     audit: (entry) => tools.confirmer.forCall(ctx).audit(entry),
   };

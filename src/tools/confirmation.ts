@@ -12,7 +12,7 @@ import {
 import { principalOf } from '../auth/principal.js';
 import type { MutationPolicy, ServerConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../common/errors.js';
-import { StoreUnavailable, type Store } from '../store/store.js';
+import { ANSWER_LOST_CODE, StoreUnavailable, type Store } from '../store/store.js';
 import type { Era } from './diagnostics.js';
 
 // The person decides: a mutation the model allowed runs only once the user has said yes through the client.
@@ -38,7 +38,16 @@ export interface PendingMutation {
 }
 
 /** How a mutation's question ended, for the audit line: what the person (or the policy) decided. */
-export type Outcome = 'accepted' | 'declined' | 'dismissed' | 'timed-out' | 'not-asked' | 'refused' | 'asked';
+export type Outcome =
+  | 'accepted'
+  | 'declined'
+  | 'dismissed'
+  | 'timed-out'
+  | 'not-asked'
+  | 'refused'
+  | 'asked'
+  /** The call went away while its question waited: cancelled by the client, or its connection cut. */
+  | 'abandoned';
 
 /** What happens to a mutation: it runs (with a note when nobody was asked), it is refused, or the user is asked. */
 export type Decision =
@@ -93,11 +102,19 @@ export function declined(how: string): ToolError {
 }
 
 /** The single-use state could not be checked: a mutation is refused rather than run unasked or twice. */
-export function unavailable(): ToolError {
+export function unavailable(why = 'its shared store cannot be reached'): ToolError {
   return new ToolError(
     'CONFIRMATION_UNAVAILABLE',
-    "the server cannot confirm mutations right now (its shared store cannot be reached); nothing was sent. Tell the user; retry later, or ask the server's operator",
+    `the server cannot confirm mutations right now (${why}); nothing was sent. Tell the user; retry later, or ask the server's operator`,
   );
+}
+
+/**
+ * The transport could not put the question (remote mode: the user has too many waiting already); its message
+ * says why, for the refusal.
+ */
+export class CannotAsk extends Error {
+  override readonly name = 'CannotAsk';
 }
 
 /** The confirmations of one server instance: its era, its client and its transport decide how a question is put. */
@@ -185,8 +202,22 @@ export class Confirmer {
       );
     } catch (error) {
       if (ctx.mcpReq.signal.aborted) throw cancelled();
+      if (error instanceof CannotAsk) {
+        return {
+          kind: 'refuse',
+          outcome: 'refused',
+          error: new ToolError(
+            'CONFIRMATION_UNAVAILABLE',
+            `${error.message}; nothing was sent. Tell the user to answer the questions that wait first`,
+          ),
+        };
+      }
       if (error instanceof StoreUnavailable) {
         return { kind: 'refuse', outcome: 'refused', error: unavailable() };
+      }
+      if ((error as { code?: unknown }).code === ANSWER_LOST_CODE) {
+        const why = 'its shared store went away while the question waited for the answer';
+        return { kind: 'refuse', outcome: 'refused', error: unavailable(why) };
       }
       const timedOut = /timed? ?out/i.test(error instanceof Error ? error.message : '');
       return {
@@ -209,7 +240,15 @@ export class Confirmer {
     const binding = await bindingOf(ctx, mutation);
     const state = ctx.mcpReq.requestState<string>();
     if (typeof state !== 'string') {
-      const requestState = await codec.mint({ b: binding, n: randomUUID() });
+      // The store's epoch is signed into the state: an answer minted before the store lost its marks (a
+      // restart without persistence, another process) is refused. No store, no question: it could not be used.
+      let epoch: string;
+      try {
+        epoch = await this.store.epoch();
+      } catch {
+        return { kind: 'refuse', outcome: 'refused', error: unavailable() };
+      }
+      const requestState = await codec.mint({ b: binding, n: randomUUID(), e: epoch });
       return {
         kind: 'ask',
         outcome: 'asked',
@@ -241,15 +280,8 @@ export class Confirmer {
     if (payload.b !== binding) {
       return { kind: 'refuse', outcome: 'refused', error: mismatch('it was given for another call') };
     }
-    let first: boolean;
-    try {
-      // Single use across every replica sharing the store: a replayed answer runs nothing. The mark outlives the
-      // state it marks (valid to the whole second, on replicas whose clocks may differ a little).
-      first = await this.store.claimOnce(`state:${payload.n}`, this.settings.confirmTimeout + CLAIM_MARGIN_S);
-    } catch {
-      return { kind: 'refuse', outcome: 'refused', error: unavailable() };
-    }
-    if (!first) return { kind: 'refuse', outcome: 'refused', error: mismatch('it was used already') };
+    const claim = await claimOnce(this.store, `state:${payload.n}`, this.settings, payload.e);
+    if (claim !== undefined) return claim;
     const answer = inputResponse(ctx.mcpReq.inputResponses, KEY);
     if (answer.kind !== 'elicit') {
       return { kind: 'refuse', outcome: 'declined', error: declined('the user gave no answer') };
@@ -327,6 +359,36 @@ interface StatePayload {
   readonly b: string;
   /** A nonce, so that an answer is used once. */
   readonly n: string;
+  /** The store's epoch when it was minted (Store.epoch). */
+  readonly e: string;
+}
+
+/**
+ * Marks a confirmation used, once across every replica sharing the store: undefined the first time; else the
+ * refusal (used already, minted before the store lost its marks, or the store cannot say). The mark outlives
+ * what it marks (valid to the whole second, on replicas whose clocks may differ a little).
+ */
+export async function claimOnce(
+  store: Store,
+  key: string,
+  settings: ServerConfig,
+  epoch: unknown,
+): Promise<Decision | undefined> {
+  const refuse = (error: ToolError): Decision => ({ kind: 'refuse', outcome: 'refused', error });
+  let claim;
+  try {
+    claim = await store.claimOnce(key, settings.confirmTimeout + CLAIM_MARGIN_S, String(epoch));
+  } catch {
+    return refuse(unavailable());
+  }
+  if (claim === 'first') return undefined;
+  return refuse(
+    mismatch(
+      claim === 'used'
+        ? 'it was used already'
+        : 'it was given before this server, or the store its replicas share, restarted: whether it was used cannot be known',
+    ),
+  );
 }
 
 /** A digest of the call and of who makes it (principal.ts: the OAuth issuer and subject, in remote mode). */
@@ -338,7 +400,7 @@ export async function bindingOf(ctx: ServerContext, mutation: PendingMutation): 
 }
 
 /** How much longer a single-use mark is kept than the state it marks can be valid, in seconds. */
-export const CLAIM_MARGIN_S = 60;
+const CLAIM_MARGIN_S = 60;
 
 /** node:crypto, loaded when a question is first signed: start-up does not pay for it. */
 const cryptoModule = () => import('node:crypto');

@@ -192,7 +192,14 @@ async function execute(
   // 9. The person decides: asked last, so that nothing the server would refuse anyway is put to them.
   let outcome: Outcome = 'not-asked';
   if (plan.mutates && plan.ask && plan.confirm !== undefined) {
-    const decision = await decide(plan, plan.confirm, call, cost);
+    let decision: Decision;
+    try {
+      decision = await decide(plan, plan.confirm, call, cost);
+    } catch (error) {
+      // The call went away while its question waited (the client cancelled, or the connection was cut).
+      audit(plan, { decision: 'abandoned', sent: false });
+      throw error;
+    }
     outcome = decision.outcome;
     diagnostics.mutationDecided.publish(outcome);
     if (decision.kind !== 'run') audit(plan, { decision: outcome, sent: false });

@@ -90,7 +90,7 @@ class Front {
     this.#store = store;
     // Without --stateKey, a key of this process: a session minted by one replica is foreign at another.
     this.#sessions = new Sessions(settings.http.stateKey ?? randomBytes(32));
-    this.#questions = new Questions(store, settings.confirmTimeout);
+    this.#questions = new Questions(store, settings.confirmTimeout, settings.http.maxOpenQuestions);
     const { oauth, token } = settings.http;
     this.#oauth =
       oauth &&
@@ -220,19 +220,24 @@ class Front {
   /** Who makes a request: the authenticated caller, its session (2025 era), and who may answer what it asks. */
   #callerOf(req: IncomingMessage, authInfo: AuthInfo | undefined): Caller {
     const session = this.#sessions.read(headerText(req, 'mcp-session-id'));
-    const asker = session.kind === 'session' ? askerOf(principalOf(authInfo), session.session) : undefined;
-    return { authInfo, session, asker };
+    if (session.kind !== 'session') return { authInfo, session, asker: undefined, user: undefined };
+    const principal = principalOf(authInfo);
+    // Who questions are put to: the user, or, where nobody signs in, the session.
+    const user = principal ?? `session:${session.session.nonce}`;
+    return { authInfo, session, asker: askerOf(principal, session.session), user };
   }
 
   /** An answer POSTed by a client: accepted (202) only as the first answer of the asker to an open question. */
   async #answer(message: AnswerMessage, caller: Caller, entry: LogEntry): Promise<reply.Reply> {
     entry.rpc = 'answer';
     if (caller.asker === undefined) return reply.ANSWER_WITHOUT_SESSION;
+    if ('result' in message && 'error' in message) return reply.ANSWER_WITH_RESULT_AND_ERROR;
     try {
       return reply.answered(await this.#questions.answer(String(message.id), caller.asker, message));
     } catch (error) {
-      if (error instanceof StoreUnavailable) return reply.STORE_UNAVAILABLE;
-      throw error;
+      if (!(error instanceof StoreUnavailable)) throw error;
+      // Sent, and no word back in time: it may be taken yet. Never "nothing was sent" when that may be false.
+      return error.uncertain ? reply.STORE_UNCERTAIN : reply.STORE_UNAVAILABLE;
     }
   }
 
@@ -334,10 +339,11 @@ function askabilityOf(session: SessionReading): Askability {
       why: 'its Mcp-Session-Id was not issued by this deployment (replicas without one --stateKey, or a restart without it), so remote mode cannot tell whether it can ask its user; reconnecting gives it a new one',
     };
   }
-  return session.session.elicitation
-    ? { canAsk: true }
-    : {
-        canAsk: false,
-        why: 'this client did not declare elicitation (questions to its user) when it initialized',
-      };
+  if (session.session.elicitation) return { canAsk: true };
+  return {
+    canAsk: false,
+    why: session.session.urlOnly
+      ? 'this client offers only URL-mode elicitation, which cannot show the question'
+      : 'this client did not declare elicitation (questions to its user) when it initialized',
+  };
 }

@@ -20,6 +20,8 @@ export interface Caller {
   readonly session: SessionReading;
   /** Who may answer a question asked on this request (session.ts askerOf); undefined without a session. */
   readonly asker: string | undefined;
+  /** Who its questions are put to (the principal, else the session), for --maxOpenQuestions. */
+  readonly user: string | undefined;
   /** What the front worked out for the request's calls, handed to the server it gets. */
   readonly call?: RequestCall | undefined;
 }
@@ -102,7 +104,7 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
     message: unknown,
     caller: Caller,
   ): Promise<{ response: Response; server: McpServer; headers: Record<string, string> }> {
-    const { authInfo, session, asker, call } = caller;
+    const { authInfo, session, asker, user, call } = caller;
     const method = (message as { method?: unknown }).method;
     const server = await factory({
       era: 'legacy',
@@ -119,7 +121,9 @@ export function createExchange(factory: ServerFactory, options: ExchangeOptions)
       keepAliveMs: options.keepAliveMs,
     });
     const transport: Transport =
-      asking && asker !== undefined ? new AskingTransport(inner, options.questions, asker) : inner;
+      asking && asker !== undefined && user !== undefined
+        ? new AskingTransport(inner, options.questions, asker, user)
+        : inner;
     await server.connect(transport);
     // Closing the server aborts the calls in flight: the tool's request to the endpoint ends with them.
     gone.addEventListener('abort', () => void server.close().catch(() => undefined), { once: true });

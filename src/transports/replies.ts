@@ -162,6 +162,22 @@ export const ANSWER_WITHOUT_SESSION = rpcError(
 export const STORE_UNAVAILABLE = rpcError(
   503,
   -32603,
-  'the server cannot take answers right now (its shared store cannot be reached); nothing was sent',
+  'the server cannot take answers right now (its shared store cannot be reached); this answer was not taken',
   { 'retry-after': '1' },
+);
+
+/**
+ * The store did not say in time whether it took the answer (it was sent, and Redis froze): it may still be taken
+ * when the store answers again, and then the call that asked acts on it. Its result says what happened.
+ */
+export const STORE_UNCERTAIN = rpcError(
+  503,
+  -32603,
+  "the server's shared store did not confirm in time whether it took this answer; it may still be taken, and the call that asked then acts on it: its result says whether the mutation ran. Do not answer again",
+);
+
+export const ANSWER_WITH_RESULT_AND_ERROR = rpcError(
+  400,
+  -32600,
+  'an answer holds a result or an error, never both (JSON-RPC 2.0); it was not taken',
 );

@@ -12,6 +12,8 @@ import { askabilityOf } from '../tools/confirmation.js';
 export interface Session {
   /** It declared form-mode elicitation: it can put a question to its user. */
   readonly elicitation: boolean;
+  /** It declared elicitation in URL mode only, which cannot show a question. */
+  readonly urlOnly: boolean;
   /** It declared MCP Apps (the io.modelcontextprotocol/ui extension): it renders the views. */
   readonly apps: boolean;
   /** Unguessable, one per `initialize`: answers to a question must come from the same session. */
@@ -38,9 +40,12 @@ export class Sessions {
   /** The session id for a client that initialized with these capabilities. */
   mint(capabilities: unknown): string {
     const elicitation = canElicit(capabilities);
+    const declared = (capabilities as { elicitation?: unknown } | null | undefined)?.elicitation;
+    // 1: it can be asked; 2: it declared elicitation, in URL mode only; 0: none.
+    const e = elicitation ? 1 : typeof declared === 'object' && declared !== null ? 2 : 0;
     const body = Buffer.from(
       JSON.stringify({
-        e: elicitation ? 1 : 0,
+        e,
         n: randomBytes(16).toString('base64url'),
         ...(declaresApps(capabilities) && { a: 1 }),
       }),
@@ -64,7 +69,12 @@ export class Sessions {
       if (typeof payload.n !== 'string') return { kind: 'foreign' };
       return {
         kind: 'session',
-        session: { elicitation: payload.e === 1, nonce: payload.n, apps: payload.a === 1 },
+        session: {
+          elicitation: payload.e === 1,
+          urlOnly: payload.e === 2,
+          nonce: payload.n,
+          apps: payload.a === 1,
+        },
       };
     } catch {
       return { kind: 'foreign' };

@@ -22,6 +22,11 @@ function unique(kind: string): string {
   return `${kind}-${randomBytes(12).toString('base64url')}`;
 }
 
+/** A claim of `key` under the store's epoch now. */
+async function claim(store: Store, key: string, ttlSeconds: number) {
+  return store.claimOnce(key, ttlSeconds, await store.epoch());
+}
+
 /** A question to hold, and the answers delivered to it. */
 function question(asker = 'alice', ttlSeconds = 60): { held: HeldQuestion; delivered: Answer[] } {
   const delivered: Answer[] = [];
@@ -40,26 +45,41 @@ interface Replicas {
 
 /** The behaviours every store has. */
 function everyStore(replicas: () => Replicas): void {
-  test('claimOnce is true the first time on any replica, and false after', async () => {
+  test('claimOnce is first the first time on any replica, and used after', async () => {
     const { a, b } = replicas();
     const key = unique('nonce');
-    assert.equal(await a.claimOnce(key, 60), true);
-    assert.equal(await b.claimOnce(key, 60), false);
-    assert.equal(await a.claimOnce(key, 60), false);
+    assert.equal(await claim(a, key, 60), 'first');
+    assert.equal(await claim(b, key, 60), 'used');
+    assert.equal(await claim(a, key, 60), 'used');
+  });
+
+  test('MUST refuse a claim made under another epoch (stale), and mark nothing by it', async () => {
+    const { a, b } = replicas();
+    const key = unique('nonce');
+    assert.equal(await a.claimOnce(key, 60, 'an-epoch-of-before'), 'stale');
+    assert.equal(await claim(b, key, 60), 'first');
+    assert.equal(await a.claimOnce(key, 60, 'an-epoch-of-before'), 'stale');
+  });
+
+  test('the epoch stays the same while the store keeps its marks', async () => {
+    const { a, b } = replicas();
+    const epoch = await a.epoch();
+    assert.equal(await b.epoch(), epoch);
+    assert.equal(await a.epoch(), epoch);
   });
 
   test('claiming one key leaves other keys free', async () => {
     const { a, b } = replicas();
-    assert.equal(await a.claimOnce(unique('nonce'), 60), true);
-    assert.equal(await b.claimOnce(unique('nonce'), 60), true);
+    assert.equal(await claim(a, unique('nonce'), 60), 'first');
+    assert.equal(await claim(b, unique('nonce'), 60), 'first');
   });
 
   test('a claim expires after its ttl, and the key can be claimed again', async () => {
     const { a, b, advance } = replicas();
     const key = unique('nonce');
-    assert.equal(await a.claimOnce(key, 1), true);
+    assert.equal(await claim(a, key, 1), 'first');
     await advance(1_200);
-    assert.equal(await b.claimOnce(key, 1), true);
+    assert.equal(await claim(b, key, 1), 'first');
   });
 
   test('an answer received at one replica reaches the question held at another, once', async () => {
@@ -156,15 +176,22 @@ describe('the memory store', () => {
     },
   }));
 
+  test('MUST NOT honour in one process what another minted: two memory stores have two epochs', async () => {
+    const one = new MemoryStore();
+    const other = new MemoryStore();
+    assert.notEqual(await one.epoch(), await other.epoch());
+    assert.equal(await other.claimOnce(unique('nonce'), 60, await one.epoch()), 'stale');
+  });
+
   test('expired marks and questions are dropped, so that memory stays bounded', async () => {
     const bounded = new MemoryStore({ now: () => now });
     for (let i = 0; i < 1_000; i++) {
-      await bounded.claimOnce(`nonce-${i}`, 1);
+      await claim(bounded, `nonce-${i}`, 1);
       await bounded.hold(question('alice', 1).held);
     }
     assert.equal(bounded.size, 2_000);
     now += 2_000;
-    await bounded.claimOnce('one-more', 1);
+    await claim(bounded, 'one-more', 1);
     assert.equal(bounded.size, 1);
   });
 
@@ -223,24 +250,22 @@ describe('the Redis store', { skip: REDIS_MISSING }, () => {
     assert.equal(delivered.length, 1);
   });
 
-  test('of many claims of one key from three replicas at once, exactly one is true', async () => {
+  test('of many claims of one key from three replicas at once, exactly one is first', async () => {
     const c = await open(redis.url);
     const key = unique('nonce');
-    const claims = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => [a, b, c][i % 3]!.claimOnce(key, 60)),
-    );
-    assert.equal(claims.filter(Boolean).length, 1);
+    const claims = await Promise.all(Array.from({ length: 60 }, (_, i) => claim([a, b, c][i % 3]!, key, 60)));
+    assert.equal(claims.filter((claimed) => claimed === 'first').length, 1);
   });
 
   test('credentials in the URL are used, and the description leaves them out', async () => {
     const store = await open(redis.url.replace('redis://', 'redis://alice:s3cret-pw@'));
-    assert.equal(await store.claimOnce(unique('nonce'), 60), true);
+    assert.equal(await claim(store, unique('nonce'), 60), 'first');
     assert.deepEqual(store.status(), { reachable: true, description: `redis://127.0.0.1:${redis.port}/0` });
   });
 
   test('a wrong password refuses every operation with a StoreUnavailable that names no credential', async () => {
     const store = await open(redis.url.replace('redis://', 'redis://alice:wr0ng-pw@'));
-    const refusal = await store.claimOnce(unique('nonce'), 60).then(
+    const refusal = await claim(store, unique('nonce'), 60).then(
       () => assert.fail('claimed with a wrong password'),
       (error: unknown) => error,
     );
@@ -256,9 +281,9 @@ describe('the Redis store', { skip: REDIS_MISSING }, () => {
     const db3 = await open(redis.url.replace(/\/0$/, '/3'));
     const key = unique('nonce');
     assert.equal(db3.status().description, `redis://127.0.0.1:${redis.port}/3`);
-    assert.equal(await db3.claimOnce(key, 60), true);
-    assert.equal(await a.claimOnce(key, 60), true);
-    assert.equal(await db3.claimOnce(key, 60), false);
+    assert.equal(await claim(db3, key, 60), 'first');
+    assert.equal(await claim(a, key, 60), 'first');
+    assert.equal(await claim(db3, key, 60), 'used');
   });
 
   test('a closed store lets its process exit at once', async () => {
@@ -327,6 +352,47 @@ describe('the Redis store when Redis fails', { skip: REDIS_MISSING }, () => {
     await eventually('status says reachable', () => store.status().reachable, 3_000);
   });
 
+  test('MUST refuse after Redis restarts without persistence what was minted before: the epoch is another', async (t) => {
+    t.after(restore);
+    const [a, b] = [await open(), await open()];
+    const before = await a.epoch();
+    const key = unique('nonce');
+    await redis.stop();
+    await redis.start();
+    await eventually('the stores reconnect', () => a.status().reachable && b.status().reachable, 5_000);
+    // The marks are gone with the data: the same key could be marked again, were it not for the epoch.
+    assert.equal(await b.claimOnce(key, 60, before), 'stale');
+    assert.notEqual(await b.epoch(), before);
+    assert.equal(await a.epoch(), await b.epoch());
+    assert.equal(await a.claimOnce(key, 60, before), 'stale');
+  });
+
+  test('a question waiting when Redis goes away ends at once with the answer lost, not at its timeout', async (t) => {
+    t.after(restore);
+    const store = await open();
+    const { held, delivered } = question('alice', 600);
+    await store.hold(held);
+    await redis.stop();
+    await eventually('the waiting question is told', () => delivered.length === 1, 3_000);
+    assert.match((delivered[0] as { lost?: string }).lost ?? '', /went away while the question waited/);
+  });
+
+  test('a command sent to a frozen Redis is refused as uncertain (it may yet be done), one to a stopped Redis as not done', async (t) => {
+    t.after(restore);
+    const store = await open();
+    const epoch = await store.epoch();
+    redis.freeze();
+    const frozen = await store.claimOnce(unique('nonce'), 60, epoch).catch((error: unknown) => error);
+    assert.ok(frozen instanceof StoreUnavailable);
+    assert.equal(frozen.uncertain, true);
+    redis.thaw();
+    await redis.stop();
+    await eventually('the store sees Redis gone', () => !store.status().reachable, 3_000);
+    const stopped = await store.claimOnce(unique('nonce'), 60, epoch).catch((error: unknown) => error);
+    assert.ok(stopped instanceof StoreUnavailable);
+    assert.equal(stopped.uncertain, false);
+  });
+
   test('release never rejects, even while Redis is stopped', async (t) => {
     t.after(restore);
     const store = await open();
@@ -341,10 +407,10 @@ describe('the Redis store when Redis fails', { skip: REDIS_MISSING }, () => {
     const a = await open({ onStatusChange: ({ reachable }) => statuses.push(reachable) });
     const b = await open();
     await redis.stop();
-    await assert.rejects(a.claimOnce(unique('nonce'), 60), StoreUnavailable);
+    await assert.rejects(claim(a, unique('nonce'), 60), StoreUnavailable);
     await redis.start();
     await eventually('both stores reachable again', () => a.status().reachable && b.status().reachable);
-    assert.equal(await a.claimOnce(unique('nonce'), 60), true);
+    assert.equal(await claim(a, unique('nonce'), 60), 'first');
     const { held, delivered } = question();
     await a.hold(held);
     assert.equal(await b.answer(held.id, 'alice', { action: 'accept' }), 'delivered');
@@ -360,10 +426,10 @@ describe('the Redis store when Redis fails', { skip: REDIS_MISSING }, () => {
     const store = await open();
     assert.ok(performance.now() - started < 1_500, 'opened within about a second');
     assert.equal(store.status().reachable, false);
-    await assert.rejects(store.claimOnce(unique('nonce'), 60), StoreUnavailable);
+    await assert.rejects(claim(store, unique('nonce'), 60), StoreUnavailable);
     await redis.start();
     await eventually('the store reachable', () => store.status().reachable);
-    assert.equal(await store.claimOnce(unique('nonce'), 60), true);
+    assert.equal(await claim(store, unique('nonce'), 60), 'first');
   });
 });
 
@@ -383,21 +449,22 @@ describe('the Redis store over TLS (rediss://)', { skip: REDIS_MISSING }, () => 
   test('refuses a server whose certificate it does not trust', async () => {
     store = await openRedisStore(redis.url);
     assert.equal(store.status().reachable, false);
-    await assert.rejects(store.claimOnce(unique('nonce'), 60), StoreUnavailable);
+    await assert.rejects(claim(store, unique('nonce'), 60), StoreUnavailable);
   });
 
   test('works with a server whose certificate it trusts (NODE_EXTRA_CA_CERTS)', async () => {
     const script = `
       const { openRedisStore } = await import(${JSON.stringify(pathToFileURL(join(root, 'src/store/redis.ts')).href)});
       const store = await openRedisStore(process.env.STORE_URL);
-      const claims = [await store.claimOnce('tls-nonce', 60), await store.claimOnce('tls-nonce', 60)];
+      const epoch = await store.epoch();
+      const claims = [await store.claimOnce('tls-nonce', 60, epoch), await store.claimOnce('tls-nonce', 60, epoch)];
       process.stdout.write(JSON.stringify({ claims, status: store.status() }));
       await store.close();
     `;
     const run = await runNode(script, { STORE_URL: redis.url, NODE_EXTRA_CA_CERTS: cert });
     assert.equal(run.code, 0, run.output);
     assert.deepEqual(JSON.parse(run.stdout), {
-      claims: [true, false],
+      claims: ['first', 'used'],
       status: { reachable: true, description: `rediss://127.0.0.1:${redis.port}/0` },
     });
   });
@@ -406,7 +473,7 @@ describe('the Redis store over TLS (rediss://)', { skip: REDIS_MISSING }, () => 
 /** claimOnce, hold and answer each reject with StoreUnavailable, each within about a second. */
 async function assertRefusedPromptly(store: Store, heldId: string): Promise<void> {
   const operations: Array<[string, () => Promise<unknown>]> = [
-    ['claimOnce', () => store.claimOnce(unique('nonce'), 60)],
+    ['claimOnce', () => claim(store, unique('nonce'), 60)],
     ['hold', () => store.hold(question().held)],
     ['answer', () => store.answer(heldId, 'alice', { action: 'accept' })],
   ];
