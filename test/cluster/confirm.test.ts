@@ -126,7 +126,7 @@ describe('mutations confirmed across three replicas sharing Redis', { skip: CLUS
 
   test('MUST NOT send a mutation whose replica died while it waited; the late answer gets a clear error at another replica', async () => {
     // Back in service after Redis came back: the replicas' subscriptions resume.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await cluster.waitForStore();
     const before = mutationsSent();
     const holder = cluster.replicas[2]!;
     const client = await LegacyClient.connect(holder.process().url);

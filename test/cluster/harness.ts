@@ -1,15 +1,25 @@
 // A remote-mode deployment on one machine, as a team runs it: one redis-server, N replicas of the built server
-// (dist/cli.cjs in remote mode) and HAProxy in front of them (round robin, no stickiness), all on 127.0.0.1, on
-// free ports, each with a temporary directory of its own. The test chooses the replicas' arguments; the harness
+// (dist/cli.cjs in remote mode) and HAProxy in front of them, configured as docs/remote.md says (round robin, no
+// stickiness), all on 127.0.0.1, on free ports, each with a temporary directory of its own. It waits for what it
+// uses (each program serving, HAProxy's admin socket, each replica UP) for as long as a loaded machine needs. The test chooses the replicas' arguments; the harness
 // records which replica served each request (their JSON request logs), kills a replica on demand (SIGKILL, as a
 // crash), lets the test stop and start Redis, and stops everything it started by PID, also when a test fails.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { connectHttp, spawnHttpMcp, type HttpMcpClient, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
+import {
+  connectHttp,
+  rawRequest,
+  spawnHttpMcp,
+  type HttpMcpClient,
+  type HttpMcpProcess,
+} from '../fixtures/http-mcp.ts';
 import { CLI } from '../fixtures/mcp.ts';
 import { HAPROXY_MISSING, startProxy, type Proxy } from './haproxy.ts';
-import { freePort, killOnExit } from './processes.ts';
+import { eventually, killOnExit } from './processes.ts';
 import { REDIS_MISSING, startRedis, type RedisServer } from './redis.ts';
+
+/** A bound on waiting for a replica to start, generous for a loaded machine: it usually takes 200 ms. */
+const START_TIMEOUT_MS = 30_000;
 
 /** Why the cluster tests cannot run here (a program missing, or no build), or undefined when they can. */
 export const CLUSTER_MISSING =
@@ -35,11 +45,6 @@ export interface ClusterOptions {
   readonly args: (replica: ReplicaContext) => readonly string[];
   /** A replica's environment, beside PATH. */
   readonly env?: (replica: ReplicaContext) => Record<string, string>;
-  /**
-   * HAProxy's idle timeouts (client, server, tunnel): above the replicas' --keepAlive.
-   * @default 60_000
-   */
-  readonly proxyIdleTimeoutMs?: number;
 }
 
 /** One replica: its process while it runs. */
@@ -75,10 +80,12 @@ export interface Cluster {
    * those after `since`. A line is written when its response has closed, so wait for the count you expect.
    */
   served(since?: Mark): Served[];
-  /** Resolves with the requests served after `since` once there are at least `count` of them (5 s at most). */
+  /** Resolves with the requests served after `since` once there are at least `count` of them (20 s at most). */
   waitForServed(count: number, since?: Mark, filter?: (served: Served) => boolean): Promise<Served[]>;
   /** Connects an SDK client through the proxy. */
   connect(headers?: Record<string, string>): Promise<HttpMcpClient>;
+  /** Resolves once every running replica's /health says the store is reachable (after Redis came back). */
+  waitForStore(): Promise<void>;
   /** Kills a replica with SIGKILL (a crash: nothing is finished), and waits until HAProxy takes it out. */
   kill(replica: number): Promise<void>;
   /** Starts a stopped or killed replica again, on its port, and waits until HAProxy takes it back. */
@@ -99,7 +106,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     const redis = await startRedis();
     started.push(() => redis.dispose());
-    const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+    // Each replica picks a free port itself at its first start (--port=0) and keeps it when restarted.
+    const ports: Array<number | undefined> = Array.from({ length: count }, () => undefined);
     const processes: Array<HttpMcpProcess | undefined> = ports.map(() => undefined);
     /** Every process started, restarted ones too, with its replica's index. */
     const everyProcess: Array<{ readonly index: number; readonly process: HttpMcpProcess }> = [];
@@ -107,9 +115,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const spawnReplica = async (index: number) => {
       const context = { index, redisUrl: redis.url, stateKey };
       const replica = await spawnHttpMcp(
-        ['--transport=http', `--port=${ports[index]}`, ...options.args(context)],
+        ['--transport=http', `--port=${ports[index] ?? 0}`, ...options.args(context)],
         options.env?.(context) ?? {},
+        START_TIMEOUT_MS,
       );
+      ports[index] = replica.port;
       const exitedNow = killOnExit(replica.pid);
       void replica.exited.then(() => {
         exitedNow();
@@ -123,7 +133,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const starts = await Promise.allSettled(ports.map((_, index) => spawnReplica(index)));
     const failed = starts.find((start) => start.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    const proxy = await startProxy({ backends: ports, idleTimeoutMs: options.proxyIdleTimeoutMs });
+    const backends = ports.map((port) => port!);
+    const proxy = await startProxy({ backends });
     started.push(() => proxy.stop());
 
     const current = (index: number) => {
@@ -142,14 +153,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const proxyState = async (index: number) => (await proxy.states())[`r${index}`];
     // All of them up before the first request: one replica behind would take no turn.
     for (let index = 0; index < count; index++) {
-      await waitFor(`HAProxy sees r${index} UP`, async () => (await proxyState(index)) === 'UP');
+      await eventually(`HAProxy sees r${index} UP`, async () => (await proxyState(index)) === 'UP');
     }
 
     return {
       url: `${proxy.origin}/mcp`,
       redis,
       proxy,
-      replicas: ports.map((port, index) => ({
+      replicas: backends.map((port, index) => ({
         index,
         port,
         process: () => current(index),
@@ -159,37 +170,37 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       served,
       async waitForServed(count, since, filter = () => true) {
         let found: Served[] = [];
-        await waitFor(`${count} requests served`, async () => {
+        await eventually(`${count} requests served`, () => {
           found = served(since).filter(filter);
           return found.length >= count;
         });
         return found;
       },
       connect: (headers) => connectHttp(`${proxy.origin}/mcp`, headers),
+      async waitForStore() {
+        const running = processes.filter((_, index) => alive(index)).map((replica) => replica!);
+        await eventually('every replica reaches the store', async () => {
+          const answers = await Promise.all(running.map((replica) => rawRequest(`${replica.origin}/health`)));
+          return answers.every(
+            ({ body }) => (JSON.parse(body) as { store?: { state?: string } }).store?.state === 'reachable',
+          );
+        });
+      },
       async kill(index) {
         const replica = current(index);
         replica.signal('SIGKILL');
         await replica.exited;
-        await waitFor(`HAProxy takes r${index} out`, async () => (await proxyState(index)) !== 'UP');
+        await eventually(`HAProxy takes r${index} out`, async () => (await proxyState(index)) !== 'UP');
       },
       async restart(index) {
         if (alive(index)) throw new Error(`replica ${index} still runs: kill it first`);
         await spawnReplica(index);
-        await waitFor(`HAProxy takes r${index} back`, async () => (await proxyState(index)) === 'UP');
+        await eventually(`HAProxy takes r${index} back`, async () => (await proxyState(index)) === 'UP');
       },
       stop: stopAll,
     };
   } catch (error) {
     await stopAll();
     throw error;
-  }
-}
-
-/** Polls an asynchronous condition every 50 ms, for at most 5 s. */
-async function waitFor(what: string, condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within 5 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

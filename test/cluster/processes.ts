@@ -3,7 +3,7 @@
 // test fails or the test process exits early.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,6 +13,12 @@ export function missingProgram(program: string, debianPackage: string): string |
   return found.error === undefined
     ? undefined
     : `${program} is not on the PATH (Debian package ${debianPackage}: apt-get install ${debianPackage})`;
+}
+
+/** Runs a program to its end: whether it exited with 0, and what it wrote (stdout, then stderr). */
+export function runToEnd(program: string, args: readonly string[]): { ok: boolean; output: string } {
+  const run = spawnSync(program, args, { encoding: 'utf8' });
+  return { ok: run.status === 0, output: `${run.stdout}${run.stderr}` };
 }
 
 /** A TCP port of 127.0.0.1 that nothing listens on (for programs that cannot take port 0 and say which). */
@@ -28,6 +34,35 @@ export function freePort(): Promise<number> {
           : reject(new Error('no port')),
       );
     });
+  });
+}
+
+/**
+ * Runs `start` on a free port, and again on another (three tries) when the port was taken between the asking and
+ * the binding: a port found free is free only at that moment, on a machine shared with other tests. `start`
+ * rejects with an error whose message holds the program's output, where "Address already in use" says so.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return await start(port);
+    } catch (error) {
+      const taken = error instanceof Error && /address already in use/i.test(error.message);
+      if (!taken || attempt === 3) throw error;
+    }
+  }
+}
+
+/** Whether something accepts TCP connections on the port of 127.0.0.1 now. */
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }
 
@@ -163,11 +198,29 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `condition` every 25 ms until it holds; rejects with `what` after `timeoutMs`. */
-export async function eventually(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+/**
+ * Polls `condition` every 25 ms until it holds; rejects with `what` (and the condition's last error, when it
+ * threw) after `timeoutMs`. A condition that throws has not held yet: what it asks may not be up yet. The deadline
+ * is a bound on waiting, not a measure of speed: generous, so that a loaded machine only makes it slower.
+ */
+export async function eventually(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+  let lastError: unknown;
+  for (;;) {
+    try {
+      if (await condition()) return;
+      lastError = undefined;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const why = lastError === undefined ? '' : ` (last: ${String(lastError)})`;
+      throw new Error(`${what}: not within ${timeoutMs} ms${why}`, { cause: lastError });
+    }
     await sleep(25);
   }
 }

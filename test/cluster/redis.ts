@@ -1,7 +1,7 @@
 // A real redis-server (Debian's redis-server package) for the store tests and the cluster harness: on 127.0.0.1, a
 // free port, nothing saved to disk, its own temporary directory; stopped, frozen and started again on demand, by
 // PID.
-import { missingProgram, freePort, startChild, temporaryDirectory, type Child } from './processes.ts';
+import { missingProgram, onFreePort, startChild, temporaryDirectory, type Child } from './processes.ts';
 
 /** Why the Redis tests cannot run here, or undefined when they can. */
 export const REDIS_MISSING = missingProgram('redis-server', 'redis-server');
@@ -35,12 +35,11 @@ export interface RedisServer {
   dispose(): Promise<void>;
 }
 
-/** Starts a redis-server on 127.0.0.1 and waits until it accepts connections. */
+/** Starts a redis-server on a free port of 127.0.0.1 and waits until it accepts connections. */
 export async function startRedis(options: RedisOptions = {}): Promise<RedisServer> {
-  const port = await freePort();
   const dir = temporaryDirectory('redis');
-  const listen =
-    options.tls === undefined
+  const args = (port: number) => [
+    ...(options.tls === undefined
       ? ['--port', String(port)]
       : [
           '--port',
@@ -53,9 +52,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
           options.tls.key,
           '--tls-auth-clients',
           'no',
-        ];
-  const args = [
-    ...listen,
+        ]),
     '--bind',
     '127.0.0.1',
     '--save',
@@ -69,15 +66,29 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
     ...(options.extraArgs ?? []),
   ];
   let child: Child | undefined;
-  const start = async () => {
-    child = startChild('redis-server', 'redis-server', args);
-    await child.waitFor(/Ready to accept connections/);
+  const startOn = async (port: number) => {
+    const started = startChild('redis-server', 'redis-server', args(port));
+    child = started;
+    try {
+      await started.waitFor(/Ready to accept connections/, 20_000);
+    } catch (error) {
+      await started.stop();
+      throw error;
+    }
+    return port;
   };
+  let port: number;
+  try {
+    port = await onFreePort(startOn);
+  } catch (error) {
+    dir.remove();
+    throw error;
+  }
+  const start = async () => void (await startOn(port));
   const current = () => {
     if (child === undefined || child.done()) throw new Error('redis-server is not running');
     return child;
   };
-  await start();
   const stop = async () => {
     await child?.stop();
   };
