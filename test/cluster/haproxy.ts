@@ -1,32 +1,81 @@
-// A real HAProxy (Debian's haproxy package) in front of the replicas, configured as docs/remote.md asks of a load
-// balancer for remote mode: round robin with no stickiness (every request balanced on its own, whatever
-// connection it came on), health checks on GET /health, and idle timeouts above the keep-alive comments of a
-// stream that waits for a person's answer. It runs in the foreground (-db), on 127.0.0.1, from a configuration
-// file in a temporary directory, with an admin socket there that tells which servers it considers up.
+// A real HAProxy (Debian's haproxy package) in front of the replicas, configured by the HAProxy block of
+// docs/remote.md as written, with only its addresses replaced: its listener (`bind`) on a free port of
+// 127.0.0.1, its replicas (`server`) on the replicas' ports, its admin socket (`stats socket`) in a temporary
+// directory. It runs in the foreground (-db); the admin socket tells which replicas it considers up.
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { freePort, missingProgram, sleep, startChild, temporaryDirectory, type Child } from './processes.ts';
+import { documentedBlock, replicaLines, substitute } from './documented.ts';
+import {
+  accepts,
+  missingProgram,
+  onFreePort,
+  runToEnd,
+  sleep,
+  startChild,
+  temporaryDirectory,
+  type Child,
+} from './processes.ts';
+
+/** A bound on waiting for HAProxy to serve, generous for a loaded machine: it usually takes milliseconds. */
+const START_TIMEOUT_MS = 20_000;
 
 /** Why HAProxy cannot run here, or undefined when it can. */
 export const HAPROXY_MISSING = missingProgram('haproxy', 'haproxy');
+
+/** The addresses of a running proxy. */
+export interface ProxyAddresses {
+  /** The port of its listener on 127.0.0.1. */
+  readonly port: number;
+  /** The path of its admin socket. */
+  readonly socket: string;
+  /** The replicas' ports on 127.0.0.1, in order: server `r<index>`. */
+  readonly backends: readonly number[];
+}
+
+/** docs/remote.md's HAProxy block with these addresses, and nothing else changed. */
+export function haproxyConfig(addresses: ProxyAddresses, block = documentedBlock('haproxy')): string {
+  return substitute(block, 'haproxy', [
+    {
+      what: '`bind` line (a listener)',
+      line: /^(\s*bind\s+)(\S+)(.*)$/,
+      replace: ([match]) => [`${match![1]}127.0.0.1:${addresses.port}${match![3]}`],
+    },
+    {
+      what: '`stats socket` line',
+      line: /^(\s*stats socket\s+)(\S+)(.*)$/,
+      replace: ([match]) => [`${match![1]}${addresses.socket}${match![3]}`],
+    },
+    {
+      what: '`server` line',
+      line: /^(\s*server\s+)(\S+\s+)(\S+)(.*)$/,
+      replace: (matches) => replicaLines('haproxy', matches, addresses.backends),
+    },
+  ]);
+}
+
+/** What `haproxy -c` says of a configuration: whether it is valid, and its output (warnings included). */
+export function checkHaproxy(config: string): { readonly valid: boolean; readonly output: string } {
+  const dir = temporaryDirectory('haproxy-check');
+  try {
+    const file = join(dir.path, 'haproxy.cfg');
+    writeFileSync(file, config);
+    const { ok, output } = runToEnd('haproxy', ['-c', '-f', file]);
+    return { valid: ok, output };
+  } finally {
+    dir.remove();
+  }
+}
 
 /** Options of the proxy. */
 export interface ProxyOptions {
   /** The replicas' ports on 127.0.0.1, in order: server `r<index>`. */
   readonly backends: readonly number[];
   /**
-   * How long a connection may stay idle, each way (`timeout client`, `timeout server`, `timeout tunnel`): a
-   * stream waiting for an answer must send something (its keep-alive comments) more often than this.
-   * @default 60_000
+   * Changes the configuration before it runs: the bench takes `option http-no-delay` out to measure what it
+   * is for. The tests leave the documented configuration as it is.
    */
-  readonly idleTimeoutMs?: number;
-  /**
-   * Milliseconds between two health checks of a replica; one failed check takes it out, one good check puts it
-   * back (fast, for tests: a killed replica leaves the rotation within about this long).
-   * @default 500
-   */
-  readonly checkIntervalMs?: number;
+  readonly edit?: (config: string) => string;
 }
 
 /** A running HAProxy. */
@@ -43,90 +92,60 @@ export interface Proxy {
   stop(): Promise<void>;
 }
 
-/** The configuration: every directive is what a deployment in front of remote mode needs, or says why not. */
-export function proxyConfig(port: number, socket: string, options: ProxyOptions): string {
-  const idle = `${options.idleTimeoutMs ?? 60_000}ms`;
-  const inter = `${options.checkIntervalMs ?? 500}ms`;
-  return [
-    'global',
-    `  stats socket ${socket} mode 600 level admin`,
-    '  maxconn 1024',
-    'defaults',
-    '  mode http',
-    '  timeout connect 1s',
-    // Idle limits, both ways: a tools/call's SSE stream may wait up to --confirmTimeout for the person, sending a
-    // keep-alive comment every --keepAlive seconds, which must come within these.
-    `  timeout client ${idle}`,
-    `  timeout server ${idle}`,
-    // For connections switched to tunnel mode (an upgrade, CONNECT): remote mode has none, but if a proxy in front
-    // tunnelled, this would be the idle limit that applies to the stream.
-    `  timeout tunnel ${idle}`,
-    '  timeout http-request 10s',
-    '  timeout http-keep-alive 10s',
-    // A replica that refuses the connection (killed) is retried on another: only connection failures are
-    // retried (HAProxy's default retry-on), so no request that reached a replica is ever sent twice.
-    '  retries 2',
-    '  option redispatch 1',
-    'frontend mcp',
-    `  bind 127.0.0.1:${port}`,
-    '  default_backend replicas',
-    'backend replicas',
-    // Every request on its own (HAProxy balances each request of a keep-alive connection): no stickiness.
-    '  balance roundrobin',
-    '  option httpchk GET /health',
-    '  http-check expect status 200',
-    `  default-server inter ${inter} fall 1 rise 1`,
-    ...options.backends.map((backend, index) => `  server r${index} 127.0.0.1:${backend} check`),
-    '',
-  ].join('\n');
-}
-
-/** Starts HAProxy in front of `options.backends` and waits until it accepts connections. */
+/**
+ * Starts HAProxy in front of `options.backends` and waits until it serves: its listener accepts connections
+ * and its admin socket answers (HAProxy binds them one after the other, in no promised order).
+ */
 export async function startProxy(options: ProxyOptions): Promise<Proxy> {
-  const port = await freePort();
   const dir = temporaryDirectory('haproxy');
   const socket = join(dir.path, 'admin.sock');
-  const config = join(dir.path, 'haproxy.cfg');
-  writeFileSync(config, proxyConfig(port, socket, options));
-  let child: Child | undefined;
+  const file = join(dir.path, 'haproxy.cfg');
   try {
-    child = startChild('haproxy', 'haproxy', ['-f', config, '-db']);
-    await listening(port, child);
+    return await onFreePort(async (port) => {
+      const documented = haproxyConfig({ port, socket, backends: options.backends });
+      const config = options.edit?.(documented) ?? documented;
+      writeFileSync(file, config);
+      const child = startChild('haproxy', 'haproxy', ['-f', file, '-db']);
+      try {
+        await serving(child, port, socket);
+      } catch (error) {
+        await child.stop();
+        throw error;
+      }
+      return {
+        origin: `http://127.0.0.1:${port}`,
+        port,
+        pid: child.pid,
+        output: () => child.output(),
+        states: async () => parseStates(await adminCommand(socket, 'show stat\n')),
+        async stop() {
+          await child.stop();
+          dir.remove();
+        },
+      };
+    });
   } catch (error) {
-    await child?.stop();
     dir.remove();
     throw error;
   }
-  const running = child;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    pid: running.pid,
-    output: () => running.output(),
-    states: async () => parseStates(await adminCommand(socket, 'show stat\n')),
-    async stop() {
-      await running.stop();
-      dir.remove();
-    },
-  };
 }
 
-/** Resolves once something accepts TCP connections on the port; rejects when the proxy exits first or after 5 s. */
-async function listening(port: number, child: Child): Promise<void> {
-  const deadline = Date.now() + 5_000;
+/** Resolves once the listener accepts connections and the admin socket answers; rejects if HAProxy exits first. */
+async function serving(child: Child, port: number, socket: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let last: unknown;
   for (;;) {
     if (child.done()) throw new Error(`haproxy exited at start; it said:\n${child.output()}`);
-    const accepted = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (accepted) return;
-    if (Date.now() > deadline)
-      throw new Error(`haproxy did not listen within 5 s; it said:\n${child.output()}`);
+    try {
+      if ((await accepts(port)) && (await adminCommand(socket, 'show info\n')).includes('Pid:')) return;
+    } catch (error) {
+      last = error; // the admin socket is not bound yet
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `haproxy did not serve within ${START_TIMEOUT_MS} ms (${String(last)}); it said:\n${child.output()}`,
+      );
+    }
     await sleep(25);
   }
 }
@@ -143,19 +162,17 @@ function adminCommand(socket: string, command: string): Promise<string> {
   });
 }
 
-/** The status of each server of the replicas' backend, from `show stat` (CSV). */
+/** The status of each replica (`r<index>`), from `show stat` (CSV). */
 function parseStates(csv: string): Record<string, string> {
   const [header, ...rows] = csv.trim().split('\n');
   const columns = (header ?? '').replace(/^# /, '').split(',');
-  const proxy = columns.indexOf('pxname');
   const server = columns.indexOf('svname');
   const status = columns.indexOf('status');
   const states: Record<string, string> = {};
   for (const row of rows) {
     const cells = row.split(',');
     const name = cells[server] ?? '';
-    if (cells[proxy] === 'replicas' && /^r\d+$/.test(name))
-      states[name] = (cells[status] ?? '').split(' ')[0]!;
+    if (/^r\d+$/.test(name)) states[name] = (cells[status] ?? '').split(' ')[0]!;
   }
   return states;
 }
