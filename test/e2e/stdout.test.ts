@@ -212,8 +212,10 @@ describe('stdout', () => {
 });
 
 describe('ending the process', () => {
+  // It exits in tens of ms (bench/responsiveness.ts); a bound many times that holds on a loaded machine too.
+  const EXIT_MS = 10_000;
   for (const how of ['closing stdin', 'SIGTERM', 'SIGINT'] as const) {
-    test(`${how} makes the process exit with code 0 within a second`, async () => {
+    test(`${how} makes the process exit with code 0, without hanging`, async () => {
       const session = new RawSession([`--endpoint=${demo.url}`]);
       try {
         await session.initialize();
@@ -224,7 +226,7 @@ describe('ending the process', () => {
         const exit = await session.exit;
         assert.equal(exit.signal, null, `ended by ${exit.signal}, not by exiting`);
         assert.equal(exit.code, 0);
-        assert.ok(exit.at - started < 1000, `exited after ${Math.round(exit.at - started)} ms`);
+        assert.ok(exit.at - started < EXIT_MS, `exited after ${Math.round(exit.at - started)} ms`);
       } finally {
         session.dispose();
       }

@@ -3,7 +3,7 @@
 // says about the process (memory, descriptors, main-thread CPU), a ping heartbeat that measures how long
 // the event loop stayed busy, and a bounded-concurrency pool.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import { CLI } from '../fixtures/mcp.ts';
 
@@ -273,6 +273,34 @@ export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+}
+
+/** The environment that loads test/stress/heap-probe.mjs into a server, which then answers heapAfterGcMiB. */
+export function heapProbeEnv(file: string): Record<string, string> {
+  const probe = new URL('./heap-probe.mjs', import.meta.url).href;
+  return { NODE_OPTIONS: `--expose-gc --import ${probe}`, GRAPHQL_MCP_HEAP_PROBE: file };
+}
+
+/**
+ * The V8 heap in use by a server started with heapProbeEnv(file), in MiB, after a full garbage collection:
+ * what it holds on to, whatever the runtime has reserved (RSS grows with the heap's size, which V8 sets
+ * lazily and differently from one version to the next).
+ */
+export async function heapAfterGcMiB(pid: number, file: string): Promise<number> {
+  rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const end = performance.now() + 20_000;
+  for (;;) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      // not written yet
+    }
+    if (text !== '') return Number(text) / 1024 / 1024;
+    if (performance.now() > end) throw new Error(`process ${pid} wrote no heap figure to ${file}`);
+    await sleep(10);
+  }
 }
 
 /** Open file descriptors of a process, and how many of them are sockets. */

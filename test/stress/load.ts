@@ -4,7 +4,20 @@ import { createLibraryApi } from '../../demo/library-api.ts';
 import { graphqlHandler, respond, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
 import { startMcp, type McpSession } from '../fixtures/mcp.ts';
 import assert from 'node:assert/strict';
-import { descriptorsOf, eventually, memoryOf, pool, RawMcp, sleep } from './harness.ts';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  descriptorsOf,
+  eventually,
+  heapAfterGcMiB,
+  heapProbeEnv,
+  memoryOf,
+  pool,
+  RawMcp,
+  sleep,
+} from './harness.ts';
 
 /** The upstream GraphQL server: the library API at /graphql, and /never, which never answers. */
 export async function startUpstream(): Promise<{ server: FaultServer; endpoint: string; never: string }> {
@@ -28,6 +41,9 @@ export interface LoadFigures {
   callsPerSecond: number;
   rssAfterWarmUpMiB: number;
   rssAfterRunMiB: number;
+  /** The V8 heap in use after a full collection (heapAfterGcMiB): what the server holds on to. */
+  heapAfterWarmUpMiB: number;
+  heapAfterRunMiB: number;
   fdsAfterWarmUp: number;
   fdsAfterRun: number;
   socketsAfterWarmUp: number;
@@ -61,7 +77,8 @@ async function hammer(session: McpSession, calls: number, concurrency: number) {
 
 /**
  * `calls` queries with `concurrency` in flight against a local server, after a warm-up of `warmUp` calls
- * with the same concurrency; memory and descriptors measured after each (after a pause for GC to run).
+ * with the same concurrency; memory and descriptors measured after each (after a pause for GC to run), and
+ * the heap in use after a full collection.
  */
 export async function runLoad(options: {
   calls: number;
@@ -69,17 +86,20 @@ export async function runLoad(options: {
   concurrency: number;
 }): Promise<LoadFigures> {
   const upstream = await startUpstream();
-  const session = await startMcp([`--endpoint=${upstream.endpoint}`]);
+  const heapFile = join(tmpdir(), `graphql-mcp-heap-${process.pid}-${randomUUID()}`);
+  const session = await startMcp([`--endpoint=${upstream.endpoint}`], heapProbeEnv(heapFile));
   try {
     const pid = session.pid!;
     await hammer(session, options.warmUp, options.concurrency);
     await sleep(500);
     const warm = { memory: memoryOf(pid), fds: descriptorsOf(pid), upstream: upstream.server.openSockets() };
+    const heapAfterWarmUpMiB = await heapAfterGcMiB(pid, heapFile);
     const start = performance.now();
     const { failures, firstFailure } = await hammer(session, options.calls, options.concurrency);
     const seconds = (performance.now() - start) / 1000;
     await sleep(500);
     const after = { memory: memoryOf(pid), fds: descriptorsOf(pid), upstream: upstream.server.openSockets() };
+    const heapAfterRunMiB = await heapAfterGcMiB(pid, heapFile);
     return {
       calls: options.calls,
       failures,
@@ -88,6 +108,8 @@ export async function runLoad(options: {
       callsPerSecond: options.calls / seconds,
       rssAfterWarmUpMiB: warm.memory.rssMiB,
       rssAfterRunMiB: after.memory.rssMiB,
+      heapAfterWarmUpMiB,
+      heapAfterRunMiB,
       fdsAfterWarmUp: warm.fds.fds,
       fdsAfterRun: after.fds.fds,
       socketsAfterWarmUp: warm.fds.sockets,
@@ -98,6 +120,7 @@ export async function runLoad(options: {
   } finally {
     await session.close();
     await upstream.server.close();
+    rmSync(heapFile, { force: true });
   }
 }
 
@@ -196,9 +219,13 @@ export async function endWhileBusy(how: Ending, inFlight: number): Promise<ExitF
     const start = performance.now();
     if (how === 'closing stdin') session.child.stdin.end();
     else session.child.kill(how);
-    const exit = await Promise.race([session.exit, sleep(5_000).then(() => undefined)]);
+    // A process that has not exited by then never will: it is killed below, and the figures say so.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 20_000)));
+    const exit = await Promise.race([session.exit, late]);
+    clearTimeout(timer);
     const ms = (exit?.at ?? performance.now()) - start;
-    await eventually(() => upstream.server.openSockets() === 0, 2_000);
+    await eventually(() => upstream.server.openSockets() === 0, 10_000);
     return {
       how,
       code: exit?.code ?? null,
