@@ -452,7 +452,8 @@ describe('transport errors', () => {
     const result = await session().call('graphql_introspect', { endpoint: `${odd.origin}/slow` });
     const elapsed = performance.now() - started;
     assert.match(firstText(result), /^TIMEOUT: .*\b300 ms/);
-    assert.ok(elapsed >= 280 && elapsed < 3000, `timed out after ${elapsed} ms`);
+    // /slow never answers: only a deadline not enforced reaches 10 s; the call ends a few ms past 300 ms.
+    assert.ok(elapsed >= 280 && elapsed < 300 + 10_000, `timed out after ${elapsed} ms`);
   });
 
   test('an HTML error page gives HTTP_ERROR with the status and the start of the body', async () => {

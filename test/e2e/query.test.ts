@@ -17,6 +17,14 @@ const VERSION: string = JSON.parse(
 const STARTUP_KEY = 'startup-key-0451';
 const BOOK_B1 = '{ book(id: "b1") { title } }';
 const B1_RESULT = { data: { book: { title: 'A Wizard of Earthsea' } } };
+/**
+ * How long past its deadline a call may end: the endpoints below never answer or trickle for far longer, so
+ * only a deadline that is not enforced passes this; a call ends a few ms past it (bench/responsiveness.ts),
+ * many times less also on a loaded machine.
+ */
+const LATE_MS = 10_000;
+/** How long a test waits for a connection to close: it closes within milliseconds. */
+const CLOSE_MS = 10_000;
 
 let library: RunningGraphQLServer;
 let other: RunningGraphQLServer;
@@ -194,11 +202,12 @@ describe('graphql_query inputs', () => {
 
   test('a call timeout shorter than --timeout ends the request at the call deadline', async () => {
     const url = fault.route(path('never'), respond.never());
+    // The default --timeout (30 s): the call deadline ends the request long before it could.
     const { value: result, ms } = await timed(() =>
-      call(main, { query: BOOK_B1, endpoint: url, timeout: 200 }),
+      call(unlimited, { query: BOOK_B1, endpoint: url, timeout: 200 }),
     );
     assertError(result, 'TIMEOUT', '200 ms');
-    assert.ok(ms < 900, `took ${Math.round(ms)} ms, more than the --timeout of 1000 ms`);
+    assert.ok(ms >= 195 && ms < 200 + LATE_MS, `took ${Math.round(ms)} ms for a 200 ms call deadline`);
   });
 
   test('a call timeout longer than --timeout lets a slow endpoint answer', async () => {
@@ -647,19 +656,20 @@ describe('graphql_query transport failures', () => {
     const url = fault.route(route, respond.never());
     const { value: result, ms } = await timed(() => call(main, { query: '{ ok }', endpoint: url }));
     assertError(result, 'TIMEOUT', '1000 ms');
-    assert.ok(ms >= 900 && ms < 2_500, `took ${Math.round(ms)} ms for a 1000 ms deadline`);
+    assert.ok(ms >= 995 && ms < 1_000 + LATE_MS, `took ${Math.round(ms)} ms for a 1000 ms deadline`);
     const request = await fault.waitForRequest(route);
-    await within(request.socketClosed, 1_000, 'the timed-out request closing its connection');
+    await within(request.socketClosed, CLOSE_MS, 'the timed-out request closing its connection');
     await assertStillWorks(main);
   });
 
-  test('answers TIMEOUT close to the deadline when the body trickles in past it', async () => {
-    const url = fault.route(path('trickle'), respond.trickle({ chunk: ' ', intervalMs: 50, count: 200 }));
+  test('answers TIMEOUT at the deadline when the body trickles in past it', async () => {
+    // 50 s of trickle: bytes keep coming, so only a total deadline ends it before then.
+    const url = fault.route(path('trickle'), respond.trickle({ chunk: ' ', intervalMs: 50, count: 1_000 }));
     const { value: result, ms } = await timed(() =>
       call(main, { query: '{ ok }', endpoint: url, timeout: 500 }),
     );
     assertError(result, 'TIMEOUT', '500 ms');
-    assert.ok(ms >= 450 && ms < 1_500, `took ${Math.round(ms)} ms for a 500 ms deadline`);
+    assert.ok(ms >= 495 && ms < 500 + LATE_MS, `took ${Math.round(ms)} ms for a 500 ms deadline`);
     await assertStillWorks(main);
   });
 
@@ -805,7 +815,7 @@ describe('graphql_query response size (--maxResponseBytes=2048)', () => {
     assertError(result, 'RESPONSE_TOO_LARGE', '2048');
     assert.ok(ms < 5_000, `took ${Math.round(ms)} ms`);
     const request = await fault.waitForRequest(route);
-    await within(request.socketClosed, 2_000, 'the cut-off response closing its connection');
+    await within(request.socketClosed, CLOSE_MS, 'the cut-off response closing its connection');
     assert.ok(fault.bytesSent(route) < 64 * 1024 * 1024, `${fault.bytesSent(route)} bytes were sent`);
     await assertStillWorks(limits);
   });
@@ -839,8 +849,9 @@ describe('graphql_query response size (--maxResponseBytes=2048)', () => {
 
 describe('graphql_query cancellation', () => {
   /**
-   * Starts a call to `route` (served by `handler`), waits until `ready` says it got far enough, cancels it,
-   * and checks that its connection to the endpoint closed within a second; returns the request.
+   * Starts a call to `route` (served by `handler`) with a deadline of 30 s, waits until `ready` says it got far
+   * enough, cancels it, and checks that its connection to the endpoint closed long before the deadline could
+   * have closed it (within milliseconds; CLOSE_MS at most); returns the request.
    */
   async function cancelWhen(route: string, handler: Parameters<typeof fault.route>[1], ready: () => boolean) {
     const url = fault.route(route, handler);
@@ -855,14 +866,12 @@ describe('graphql_query cancellation', () => {
       (async () => {
         while (!ready()) await new Promise((resolve) => setTimeout(resolve, 10));
       })(),
-      2_000,
+      CLOSE_MS,
       'the request getting far enough to cancel',
     );
-    const start = performance.now();
     controller.abort();
     await assert.rejects(pending);
-    await within(request.socketClosed, 1_000, 'the cancelled request closing its connection');
-    assert.ok(performance.now() - start < 1_000);
+    await within(request.socketClosed, CLOSE_MS, 'the cancelled request closing its connection');
     await assertStillWorks(main);
   }
 
@@ -887,11 +896,23 @@ describe('graphql_query cancellation', () => {
 
 describe('graphql_query concurrency', () => {
   test('a call waiting on a slow endpoint does not hold up another call', async () => {
-    const url = fault.route(path('never'), respond.never());
-    const slow = call(main, { query: '{ ok }', endpoint: url, timeout: 1_500 });
-    const { ms } = await timed(() => assertStillWorks(main));
-    assert.ok(ms < 1_000, `the second call took ${Math.round(ms)} ms`);
-    assertError(await slow, 'TIMEOUT');
+    // The slow endpoint answers only once the other call is done: were calls run one at a time, neither would.
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const route = path('held');
+    const url = fault.route(route, async (exchange) => {
+      await released;
+      await respond.json({ data: { ok: true } })(exchange);
+    });
+    let slowDone = false;
+    const slow = call(main, { query: '{ ok }', endpoint: url, timeout: 30_000 }).finally(
+      () => (slowDone = true),
+    );
+    await fault.waitForRequest(route);
+    await assertStillWorks(main);
+    assert.equal(slowDone, false, 'the slow call ended first');
+    release();
+    assert.deepEqual(responseOf(await slow), { data: { ok: true } });
   });
 });
 
