@@ -35,6 +35,14 @@ interface RunResult {
   stderr: string;
 }
 
+/**
+ * Startup checks run side by side, this many at a time: each spawns a process that takes about 150 ms of CPU
+ * to start, and dozens at once on a shared 2-core machine took longer than a hang guard should wait.
+ */
+const PARALLEL = 4;
+/** A process that neither exits nor serves is killed after this long: a start takes a fraction of a second. */
+const HANG_MS = 30_000;
+
 /** Like runCli, but asynchronous, so that startup checks can run side by side. */
 function run(args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
@@ -46,7 +54,7 @@ function run(args: readonly string[], env: Record<string, string> = {}): Promise
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
@@ -214,7 +222,7 @@ describe('--help and --version', () => {
   }
 });
 
-describe('bad values stop startup with exit code 2 and one stderr line', { concurrency: true }, () => {
+describe('bad values stop startup with exit code 2 and one stderr line', { concurrency: PARALLEL }, () => {
   const cases: Array<{
     what: string;
     args?: string[];
@@ -576,7 +584,7 @@ describe('bad values stop startup with exit code 2 and one stderr line', { concu
   });
 });
 
-describe('accepted values start the server', { concurrency: true }, () => {
+describe('accepted values start the server', { concurrency: PARALLEL }, () => {
   const cases: Array<{ what: string; args?: string[]; env?: Record<string, string> }> = [
     { what: '--timeout=1', args: ['--timeout=1'] },
     { what: '-t 600000', args: ['-t', '600000'] },
