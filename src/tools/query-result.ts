@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ApiConfig } from '../config/types.js';
 import * as diagnostics from '../common/diagnostics.js';
-import { fitResponse, shapeNote } from '../graphql/result-shape.js';
+import { fitResponse } from '../graphql/result-shape.js';
+import { shapeNote } from '../graphql/result-shape-note.js';
 import { redactionNote, type Redactor } from '../redaction/redactor.js';
 import { boundedNote, notesRoom, withNotes } from './notes.js';
 

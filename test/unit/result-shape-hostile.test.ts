@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { CUT_MARKER, fitResponse, shapeNote, type ShapedResponse } from '../../src/graphql/result-shape.ts';
+import { fitResponse, type ShapedResponse } from '../../src/graphql/result-shape.ts';
+import { CUT_MARKER } from '../../src/graphql/result-shape-measure.ts';
+import { shapeNote } from '../../src/graphql/result-shape-note.ts';
 import { estimateTokens, TOKENS_PER_BUDGET_CHAR } from '../../src/graphql/token-estimate.ts';
 import { HOSTILE_SHAPES, hostileResponse } from '../fixtures/hostile-responses.ts';
 import { FUZZ_SCALE } from '../stress/harness.ts';

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { CUT_MARKER, fitResponse, shapeNote, shapeResponse } from '../../src/graphql/result-shape.ts';
+import { fitResponse, shapeResponse } from '../../src/graphql/result-shape.ts';
+import { CUT_MARKER } from '../../src/graphql/result-shape-measure.ts';
+import { shapeNote } from '../../src/graphql/result-shape-note.ts';
 import { estimateTokens } from '../../src/graphql/token-estimate.ts';
 
 const rows = (n: number, text = 'some text for the row') =>
