@@ -1,14 +1,15 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
-import { urlToHttpOptions } from 'node:url';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+// A GraphQL request to an API, as GraphQL over HTTP has a client send it: a query by POST, or by GET where the
+// API takes it (request-encoding.ts writes either); a trusted document by id where the API takes ids
+// (persisted.ts); all of it within one deadline and cancellable, each HTTP exchange with its size cap and
+// same-origin redirects (exchange.ts); and what comes back classified (classify-response.ts).
+
+import type { IncomingMessage } from 'node:http';
 import { cancelled, ToolError } from '../common/errors.js';
 import { letInputIn } from '../common/time-slice.js';
-import * as diagnostics from '../common/diagnostics.js';
-import { VERSION } from '../common/version.js';
+import { thousands } from '../common/text.js';
+import { classifyResponse, networkError, type WellFormedResponse } from './classify-response.js';
 import { describeEndpoint } from './endpoint.js';
-import { noAllowAdvice } from './method-advice.js';
-import { HeaderSet } from './headers.js';
+import { Cancelled, followingRedirects, readBody, Stop, type HttpRequest } from './exchange.js';
 import {
   apolloHash,
   persistedAdvice,
@@ -18,14 +19,11 @@ import {
   type PersistedDocument,
   type PersistedProtocol,
 } from './persisted.js';
-import { thousands } from '../common/text.js';
-import { isObject } from '../common/is-object.js';
+import { getUrl, MAX_GET_URL, postBody, type Payload } from './request-encoding.js';
+import { allowed } from './status-advice.js';
 
-/** One GraphQL request over HTTP. */
-export interface GraphQLRequest {
-  readonly endpoint: URL;
-  /** The caller's headers; they replace the defaults of the same name. */
-  readonly headers: HeaderSet;
+/** One GraphQL request over HTTP: its endpoint and headers, what to run, how, and within which bounds. */
+export interface GraphQLRequest extends HttpRequest {
   /** What to run. */
   readonly operation: GraphQLOperation;
   /** How the API takes requests; without it, whole documents by POST (GET where a 405 asks for it). */
@@ -36,18 +34,6 @@ export interface GraphQLRequest {
   readonly maxBytes: number;
   /** Aborts the request when the client cancels the call. */
   readonly signal?: AbortSignal;
-  /** Hides secrets in the body an endpoint sent back, before a message quotes its start. */
-  readonly redact?: (text: string) => string;
-  /**
-   * Whether the request may be sent again when a pooled connection turns out to have been closed by the
-   * server before it took the request (false for mutations: a reset could come after the server acted).
-   */
-  readonly retryable?: boolean;
-  /**
-   * Why a same-origin redirect to `target` may not be followed, or undefined to follow it; a refusal ends the
-   * call with ENDPOINT_NOT_ALLOWED before anything is sent there. Without it every same-origin hop is followed.
-   */
-  readonly checkHop?: (target: URL) => string | undefined;
 }
 
 /** What a request runs: a document and its operation, or the trusted document it is. */
@@ -82,10 +68,11 @@ export interface ApiProtocol {
   readonly trustedOnly?: boolean;
 }
 
-/** A GraphQL response: an object with `data` (object or null) and/or a non-empty `errors` array. */
-export interface GraphQLResponse {
-  readonly status: number;
-  readonly result: Record<string, unknown>;
+/**
+ * A GraphQL response (an object with `data`, object or null, and/or a non-empty `errors` array), with what its
+ * errors mean when they are about persisted documents.
+ */
+export interface GraphQLResponse extends WellFormedResponse {
   /**
    * What the response's errors mean, when they are about persisted documents (the API runs only trusted ones,
    * does not know an id, …), and what to do; for a note beside the result.
@@ -93,24 +80,8 @@ export interface GraphQLResponse {
   readonly advice?: string;
 }
 
-/**
- * Most levels of objects and arrays a response may nest, the response object included: far beyond any
- * real answer (a document is nested MAX_DEPTH levels at most), and well within what the recursive code
- * after the parse (validation, serialisation) can walk on a default stack.
- */
-export const MAX_RESPONSE_DEPTH = 1_000;
-
-const MAX_REDIRECTS = 5;
-const BODY_PREVIEW_CHARS = 200;
-
 /** A body this many characters long (milliseconds to encode) is written in a turn of its own. */
 const LARGE_BODY = 1_000_000;
-
-/**
- * The longest URL sent by GET, in characters: 8 KiB, what common servers and proxies take in a request line
- * (nginx's and Apache's default buffers); a longer request goes by POST where the endpoint takes POST.
- */
-export const MAX_GET_URL = 8 * 1024;
 
 /**
  * Endpoints (by href) that answered a POST with 405 and an Allow header listing GET, with that header: their
@@ -118,54 +89,6 @@ export const MAX_GET_URL = 8 * 1024;
  */
 const getOnly = new Map<string, string>();
 const MAX_GET_ONLY = 256;
-
-const DEFAULT_HEADERS = HeaderSet.of({
-  'Content-Type': 'application/json',
-  Accept: 'application/graphql-response+json, application/json;q=0.9',
-  'User-Agent': `graphql-mcp/${VERSION}`,
-  'Accept-Encoding': 'gzip, deflate, br',
-});
-
-// One keep-alive pool per scheme; an agent keeps idle connections per origin (host and port).
-const PLAIN = {
-  request: httpRequest,
-  agent: new HttpAgent({ keepAlive: true, scheduling: 'lifo', noDelay: true }),
-};
-// TLS is loaded on the first https request: start-up should not pay for it.
-let https:
-  Promise<{ agent: import('node:https').Agent; request: typeof import('node:https').request }> | undefined;
-const loadHttps = () =>
-  (https ??= import('node:https').then(({ Agent, request }) => ({
-    agent: new Agent({ keepAlive: true, scheduling: 'lifo', noDelay: true }),
-    request,
-  })));
-
-class Cancelled extends Error {}
-
-/**
- * How a request ends early: its deadline passes, or the client cancels. One phase of the request at a time
- * (the POST, then its body) says how to stop it, so that one reason ends whichever phase is running.
- */
-class Stop {
-  /** Why the request stopped; undefined while it runs. */
-  reason: Error | undefined;
-  #phase: ((reason: Error) => void) | undefined;
-
-  stop(reason: Error): void {
-    if (this.reason !== undefined) return;
-    this.reason = reason;
-    this.#phase?.(reason);
-  }
-
-  /** `end` stops the phase that starts now, at once if the request has stopped already; returns its end. */
-  during(end: (reason: Error) => void): () => void {
-    this.#phase = end;
-    if (this.reason !== undefined) end(this.reason);
-    return () => {
-      if (this.#phase === end) this.#phase = undefined;
-    };
-  }
-}
 
 /**
  * Sends a GraphQL request (by POST, or GET and by id as the API takes them) and classifies what comes back.
@@ -222,16 +145,6 @@ export function wholeDocumentRefused(
     'DOCUMENT_NOT_TRUSTED',
     `${describeEndpoint(endpoint)} runs only trusted documents (persisted operations), and this document is not one of them, so it was not sent: run one of the operation tools this server offers for the API instead`,
   );
-}
-
-/** What one request carries besides the operation's variables and name: the document, or an id, and extensions. */
-interface Payload {
-  readonly query?: string;
-  /** The member holding a trusted document's id, and the id. */
-  readonly idMember?: 'documentId' | 'doc_id';
-  readonly id?: string;
-  /** As JSON. */
-  readonly extensions?: string;
 }
 
 /** The requests of a trusted document sent by id (with Apollo's registration where the API asks for it). */
@@ -297,7 +210,7 @@ async function send(request: GraphQLRequest, payload: Payload, stop: Stop): Prom
     }
   }
   const text = await readBody(response, request.maxBytes, stop);
-  return classify(response, text, request, 'POST');
+  return classifyResponse(response, text, request, 'POST');
 }
 
 /** The response to a GET, read and classified. */
@@ -309,20 +222,12 @@ async function readGet(
   // An endpoint that no longer takes GET is asked by POST again next time.
   if (response.statusCode === 405) getOnly.delete(request.endpoint.href);
   const text = await readBody(response, request.maxBytes, stop);
-  return classify(response, text, request, 'GET');
+  return classifyResponse(response, text, request, 'GET');
 }
 
 function remember(endpoint: URL, allow: string): void {
   if (getOnly.size >= MAX_GET_ONLY) getOnly.delete(getOnly.keys().next().value!);
   getOnly.set(endpoint.href, allow);
-}
-
-/** The methods a 405 response allows, as its Allow header lists them (letters, commas and spaces only). */
-function allowed(response: IncomingMessage): string {
-  return String(response.headers.allow ?? '')
-    .replace(/[^A-Za-z, ]/g, '')
-    .trim()
-    .slice(0, 100);
 }
 
 function tooLongForGet(endpoint: URL, length: number, allow: string): ToolError {
@@ -332,389 +237,7 @@ function tooLongForGet(endpoint: URL, length: number, allow: string): ToolError 
   );
 }
 
-/** The POST body: the payload, the variables and the operation's name, as one JSON object. */
-function postBody(payload: Payload, operation: GraphQLOperation): string {
-  // Written out rather than JSON.stringify of an object: the variables are JSON already. The document or the
-  // id comes first; Apollo's hash alone has neither.
-  let body =
-    payload.query !== undefined
-      ? `{"query":${JSON.stringify(payload.query)}`
-      : payload.id !== undefined
-        ? `{"${payload.idMember}":${JSON.stringify(payload.id)}`
-        : '{"extensions":' + payload.extensions!;
-  if (operation.variables !== undefined) body += `,"variables":${operation.variables}`;
-  if (operation.operationName !== undefined) {
-    body += `,"operationName":${JSON.stringify(operation.operationName)}`;
-  }
-  if (payload.extensions !== undefined && (payload.query !== undefined || payload.id !== undefined)) {
-    body += `,"extensions":${payload.extensions}`;
-  }
-  return `${body}}`;
-}
-
-/**
- * The URL of a GET, as GraphQL over HTTP has it: the parameters in the query string, form-encoded, after any the
- * endpoint has; variables and extensions as JSON; those without a value left out (no variables for `{}`).
- */
-function getUrl(endpoint: URL, payload: Payload, operation: GraphQLOperation): string {
-  const params = new URLSearchParams();
-  if (payload.query !== undefined) params.append('query', payload.query);
-  if (payload.id !== undefined) params.append(payload.idMember!, payload.id);
-  if (operation.operationName !== undefined) params.append('operationName', operation.operationName);
-  if (operation.variables !== undefined && operation.variables !== '{}') {
-    params.append('variables', operation.variables);
-  }
-  if (payload.extensions !== undefined) params.append('extensions', payload.extensions);
-  const base = endpoint.origin + endpoint.pathname + endpoint.search;
-  return `${base}${endpoint.search === '' ? '?' : '&'}${params.toString()}`;
-}
-
 /** A GET of `url`, following redirects as a POST does. */
 function get(request: GraphQLRequest, url: string, stop: Stop): Promise<IncomingMessage> {
   return followingRedirects(request, new URL(url), 'GET', undefined, stop);
-}
-
-// Redirects are followed by hand: only within the endpoint's origin, so that credentials never follow
-// a redirect elsewhere, and only where the caller's checkHop lets them go (a path-scoped allow-list), and
-// sending the same request again, which is what a GraphQL client means (a POST stays a POST).
-async function followingRedirects(
-  request: GraphQLRequest,
-  start: URL,
-  method: 'GET' | 'POST',
-  body: string | undefined,
-  stop: Stop,
-): Promise<IncomingMessage> {
-  // The same headers for GET as for POST, Content-Type included although a GET has no body: Apollo Server's
-  // CSRF prevention refuses a GET without a non-simple Content-Type (or a header of its own).
-  const headers = Object.fromEntries(DEFAULT_HEADERS.merge(request.headers).entries());
-  let url = start;
-  for (let hop = 0; ; hop++) {
-    const response = await exchange(request, url, method, headers, body, stop);
-    const status = response.statusCode ?? 0;
-    const location = response.headers.location;
-    if (status < 300 || status > 399 || location === undefined) return response;
-    response.resume();
-    let target: URL;
-    try {
-      target = new URL(location, url);
-    } catch {
-      throw new ToolError(
-        'HTTP_ERROR',
-        `HTTP ${status} from ${describeEndpoint(url)} redirects to an invalid URL`,
-      );
-    }
-    if (target.origin !== request.endpoint.origin) {
-      throw new ToolError(
-        'HTTP_ERROR',
-        `HTTP ${status} from ${describeEndpoint(url)} redirects to ${describeEndpoint(target)}, another origin; not followed (call that endpoint directly if it is the right one)`,
-      );
-    }
-    const refused = request.checkHop?.(target);
-    if (refused !== undefined) {
-      throw new ToolError(
-        'ENDPOINT_NOT_ALLOWED',
-        `HTTP ${status} from ${describeEndpoint(url)} redirects to ${describeEndpoint(target)}, ${refused}; not followed`,
-      );
-    }
-    if (hop >= MAX_REDIRECTS) {
-      throw new ToolError(
-        'HTTP_ERROR',
-        `more than ${MAX_REDIRECTS} redirects from ${describeEndpoint(request.endpoint)}; not followed`,
-      );
-    }
-    url = target;
-  }
-}
-
-/**
- * One request; resolves when the response headers arrive. A pooled connection that the server closed while idle
- * fails at once, before the request reached it: a retryable request is sent once more on a new one. Each
- * attempt is published on diagnostics.httpRequest, whose subscribers may add headers (the trace context).
- */
-async function exchange(
-  request: GraphQLRequest,
-  url: URL,
-  method: 'GET' | 'POST',
-  headers: Readonly<Record<string, string>>,
-  body: string | undefined,
-  stop: Stop,
-): Promise<IncomingMessage> {
-  const attempt = () => {
-    if (!diagnostics.httpRequest.hasSubscribers) return exchangeOnce(url, method, headers, body, stop);
-    const event = { method, url, redact: request.redact ?? ((text: string) => text), headers: {} };
-    return diagnostics.httpRequest.tracePromise(
-      () => exchangeOnce(url, method, { ...headers, ...event.headers }, body, stop),
-      event,
-    );
-  };
-  try {
-    return await attempt();
-  } catch (error) {
-    if (!(error instanceof StaleConnection) || request.retryable !== true || stop.reason !== undefined)
-      throw error;
-    return attempt();
-  }
-}
-
-/** The request went out on a pooled connection that was closed already: it never reached the server. */
-class StaleConnection extends Error {
-  readonly code = 'ECONNRESET';
-}
-
-async function exchangeOnce(
-  url: URL,
-  method: 'GET' | 'POST',
-  headers: Readonly<Record<string, string>>,
-  body: string | undefined,
-  stop: Stop,
-): Promise<IncomingMessage> {
-  const { request, agent } = url.protocol === 'https:' ? await loadHttps() : PLAIN;
-  return new Promise((resolve, reject) => {
-    if (stop.reason !== undefined) return reject(stop.reason);
-    const req = request({ ...urlToHttpOptions(url), method, headers, agent });
-    // Stopped here until the response arrives (readBody stops the body), rather than given a signal to
-    // node:http, which watches the request's whole life for it with a handful of listeners.
-    const ended = stop.during((reason) => req.destroy(reason));
-    req.once('response', (response) => {
-      ended();
-      resolve(response);
-    });
-    req.once('error', (error: NodeJS.ErrnoException) => {
-      ended();
-      const stale = req.reusedSocket && error.code === 'ECONNRESET' && stop.reason === undefined;
-      reject(stale ? new StaleConnection(error.message, { cause: error }) : error);
-    });
-    // Sent as a string, whose Content-Length node:http works out itself: it writes a head and a string body
-    // in one write, a Buffer body in two.
-    req.end(body);
-  });
-}
-
-// Counts decoded bytes as they stream in, so an endless or huge body is cut off at the cap.
-async function readBody(response: IncomingMessage, maxBytes: number, stop: Stop): Promise<string> {
-  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const declared = Number(response.headers['content-length']);
-  if (encoding === '' && declared > maxBytes) {
-    response.destroy();
-    throw tooLarge(maxBytes);
-  }
-  const decoded = decode(response, encoding);
-  const ended = stop.during((reason) => decoded.destroy(reason));
-  try {
-    return UTF8.decode(await collect(decoded, maxBytes));
-  } catch (error) {
-    // A body that claims gzip or br but does not decode was still an answer: a bad one, not a network failure.
-    if (causeCode(error)?.match(/^(Z_|ERR_BROTLI|ERR__ERROR)/)) {
-      throw new ToolError(
-        'INVALID_RESPONSE',
-        `HTTP ${response.statusCode} with content encoding ${encoding} whose body does not decode (${causeCode(error)})`,
-      );
-    }
-    throw error;
-  } finally {
-    ended();
-    // Leaving early (too large, aborted, failed) must close the connection rather than return it to the pool.
-    if (!response.complete) response.destroy();
-    if (decoded !== response) decoded.destroy();
-  }
-}
-
-// Decodes a body as JSON parsers expect: UTF-8, a leading byte-order mark dropped.
-const UTF8 = new TextDecoder();
-
-/**
- * The whole body, or the stream's error: a premature close, an abort (destroyed with the reason) or
- * RESPONSE_TOO_LARGE. Events rather than an async iterator, which costs more than the rest of reading; and
- * done at 'end', where stream.finished would wait for the response's 'close', a few ticks later.
- */
-function collect(body: Readable, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    body.on('data', (chunk: Buffer) => {
-      if (received > maxBytes) return;
-      received += chunk.length;
-      if (received > maxBytes) body.destroy(tooLarge(maxBytes));
-      else chunks.push(chunk);
-    });
-    body.once('end', () => resolve(Buffer.concat(chunks, received)));
-    body.once('error', reject);
-    // Closed without an end or an error: the connection went away mid-body.
-    body.once('close', () => {
-      if (!body.readableEnded && !body.errored) reject(new PrematureClose());
-    });
-  });
-}
-
-/** A body whose connection closed before its end. */
-class PrematureClose extends Error {
-  readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
-  constructor() {
-    super('the connection closed before the end of the body');
-  }
-}
-
-function decode(response: IncomingMessage, encoding: string): Readable {
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return response;
-  response.on('error', (error) => decoder.destroy(error));
-  return response.pipe(decoder);
-}
-
-function tooLarge(maxBytes: number): ToolError {
-  return new ToolError(
-    'RESPONSE_TOO_LARGE',
-    `the response is larger than ${maxBytes} bytes, the most this server accepts; select fewer fields or fewer items (e.g. a smaller "first:" argument)`,
-  );
-}
-
-/** What a status the model can act on means (401 and 403 get the credentials' advice from the tools). */
-function statusAdvice(
-  status: number,
-  response: IncomingMessage,
-  method: 'GET' | 'POST',
-  kind: GraphQLOperation['kind'],
-  setting: ApiProtocol['method'],
-): string {
-  if (status === 404)
-    return '. Nothing answers at this path: check the endpoint URL (GraphQL is often at /graphql)';
-  if (status !== 405) return '';
-  const allow = allowed(response);
-  if (method === 'GET') {
-    // Its Allow header listing GET while GET is refused too: the URL serves no GraphQL.
-    return allow !== '' && /\bGET\b/i.test(allow)
-      ? `. The endpoint refused POST and then GET although it lists ${allow} as allowed: nothing here takes GraphQL requests; check the endpoint URL`
-      : `. The endpoint does not accept GET${allow === '' ? '' : ` (it allows ${allow})`}: this API's queries should be sent by POST`;
-  }
-  if (allow === '') return noAllowAdvice(kind, setting);
-  if (!/\bGET\b/i.test(allow)) {
-    return `. The endpoint does not accept POST; it allows ${allow}, none of which carries a GraphQL request: check the endpoint URL`;
-  }
-  if (kind === 'mutation') {
-    return `. The endpoint does not accept POST (it allows ${allow}): it takes queries by GET, and a mutation is never sent by GET (GraphQL over HTTP forbids it), so this endpoint cannot run mutations`;
-  }
-  return setting === 'post'
-    ? `. The endpoint does not accept POST (it allows ${allow}), and this API is set to send queries by POST only: its operator should let its queries go by GET`
-    : `. The endpoint does not accept POST (it allows ${allow})`;
-}
-
-function classify(
-  response: IncomingMessage,
-  text: string,
-  request: GraphQLRequest,
-  method: 'GET' | 'POST',
-): GraphQLResponse {
-  const status = response.statusCode ?? 0;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (isGraphQLResponse(parsed)) {
-    // Fewer characters than two per level cannot nest past the limit.
-    if (text.length > 2 * MAX_RESPONSE_DEPTH && nestsDeeperThan(parsed, MAX_RESPONSE_DEPTH)) {
-      throw new ToolError(
-        'INVALID_RESPONSE',
-        `HTTP ${status} with a GraphQL response nested more than ${thousands(MAX_RESPONSE_DEPTH)} levels deep (objects and arrays), the most this server reads; select less deeply nested fields`,
-      );
-    }
-    return { status, result: parsed };
-  }
-
-  const contentType = response.headers['content-type'] ?? 'none';
-  // Redacted before it is cut, so that no part of a secret is left at the cut.
-  const start = text.slice(0, 64 * 1024);
-  const preview = (request.redact === undefined ? start : request.redact(start))
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, BODY_PREVIEW_CHARS);
-  const body = preview === '' ? 'an empty body' : `a body starting ${JSON.stringify(preview)}`;
-  const what = parsed === undefined ? 'not JSON' : 'JSON but not a GraphQL response (no "data" or "errors")';
-  if (status < 200 || status > 299) {
-    const line = `${status} ${response.statusMessage ?? ''}`.trim();
-    throw new ToolError(
-      'HTTP_ERROR',
-      `HTTP ${line} with content type ${contentType} and ${body}${statusAdvice(status, response, method, request.operation.kind, request.protocol?.method)}`,
-      { status },
-    );
-  }
-  throw new ToolError(
-    'INVALID_RESPONSE',
-    `HTTP ${status} with content type ${contentType} and ${body}: ${what}`,
-  );
-}
-
-/**
- * Whether a parsed JSON value holds objects and arrays more than `levels` deep (the value itself is the
- * first level). JSON.parse does not recurse, but what walks its value afterwards does (the SDK's output
- * validation, serialisation): a value thousands of levels deep would end the call with a bare stack
- * overflow. Walked after the parse rather than scanning the text before it, which costs several times more.
- * Recursion stops at `levels`.
- */
-function nestsDeeperThan(value: object, levels: number): boolean {
-  if (levels === 0) return true;
-  if (Array.isArray(value)) {
-    for (const item of value as unknown[]) {
-      if (typeof item === 'object' && item !== null && nestsDeeperThan(item, levels - 1)) return true;
-    }
-  } else {
-    for (const key in value) {
-      const item = (value as Record<string, unknown>)[key];
-      if (typeof item === 'object' && item !== null && nestsDeeperThan(item, levels - 1)) return true;
-    }
-  }
-  return false;
-}
-
-function isGraphQLResponse(value: unknown): value is Record<string, unknown> {
-  if (!isObject(value)) return false;
-  const { data, errors, extensions } = value;
-  // Some servers write every member out, as null when empty; the output schema allows the same.
-  const dataOk = data === undefined || data === null || isObject(data);
-  const errorsOk = errors === undefined || errors === null || Array.isArray(errors);
-  const extensionsOk = extensions === undefined || extensions === null || isObject(extensions);
-  const hasContent = data !== undefined || (Array.isArray(errors) && errors.length > 0);
-  return dataOk && errorsOk && extensionsOk && hasContent;
-}
-
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed while sending',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ECONNABORTED: 'connection aborted',
-};
-
-/** The first error code in an error's cause chain. */
-function causeCode(error: unknown): string | undefined {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
-
-function networkError(endpoint: URL, error: unknown): ToolError {
-  const code = causeCode(error);
-  let innermost = 'no response';
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if (cause !== error) innermost = cause.message.slice(0, 100);
-  }
-  const known = code === undefined ? undefined : NETWORK_CODES[code];
-  const detail = code === undefined ? innermost : known ? `${code}: ${known}` : code;
-  return new ToolError('NETWORK_ERROR', `request to ${describeEndpoint(endpoint)} failed (${detail})`, {
-    cause: error,
-  });
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildSchema, introspectionFromSchema } from 'graphql';
-import { MAX_RESPONSE_DEPTH } from '../../src/http/post-graphql.ts';
+import { MAX_RESPONSE_DEPTH } from '../../src/http/classify-response.ts';
 import { respond, startFaultServer, type FaultServer } from '../fixtures/http-server.ts';
 import { startMcp, texts, type CallToolResult, type McpSession } from '../fixtures/mcp.ts';
 

@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { ToolError, type ErrorCode } from '../../src/common/errors.ts';
 import { HeaderSet } from '../../src/http/headers.ts';
+import { MAX_GET_URL } from '../../src/http/request-encoding.ts';
 import {
-  MAX_GET_URL,
   postGraphQL,
   type ApiProtocol,
   type GraphQLOperation,
