@@ -17,7 +17,7 @@ const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
 /** Clock difference tolerated on exp, nbf and iat. */
 const CLOCK_TOLERANCE_S = 30;
 /** The least time between two fetches of the JWKS caused by unknown key ids (a flood of forged tokens). */
-export const JWKS_COOLDOWN_MS = 3_000;
+const JWKS_COOLDOWN_MS = 3_000;
 /** How long fetched keys are used before they are fetched again anyway. */
 const JWKS_MAX_AGE_MS = 10 * 60_000;
 /** The deadline of one request to the issuer (its metadata, its keys). */

@@ -39,7 +39,7 @@ export function notAllowed(api: ApiConfig, endpoint: URL): string | undefined {
 }
 
 /** The allowed endpoints, for messages. */
-export function describeAllowed(api: ApiConfig): string {
+function describeAllowed(api: ApiConfig): string {
   const entries = [`${api.endpoint.origin}/ (the default endpoint's origin)`];
   for (const entry of api.allowedEndpoints ?? []) entries.push(describeEndpoint(entry));
   return entries.join(', ');

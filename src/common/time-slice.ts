@@ -6,7 +6,7 @@
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** How long a slice may run before it lets the event loop take a turn. */
-export const SLICE_MS = 3;
+const SLICE_MS = 3;
 
 /** A function to call between units of work: it yields to the event loop once the slice is used up. */
 export function createYielder(sliceMs = SLICE_MS): () => Promise<void> | undefined {

@@ -14,7 +14,7 @@ export interface FileReader {
 }
 
 /** The deadline of one request to the authorization server when `timeout` is not given, in ms. */
-export const DEFAULT_AUTH_TIMEOUT_MS = 5_000;
+const DEFAULT_AUTH_TIMEOUT_MS = 5_000;
 const MAX_AUTH_TIMEOUT_MS = 60_000;
 
 const KINDS = ['tokenExchange', 'clientCredentials'] as const;

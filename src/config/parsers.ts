@@ -43,9 +43,9 @@ export type Parser<T> = (given: Given) => T;
 
 export const MAX_TIMEOUT_MS = 600_000;
 /** The signing key of what travels through clients: what the SDK's HMAC codec asks for (256 bits). */
-export const MIN_STATE_KEY_LENGTH = 32;
+const MIN_STATE_KEY_LENGTH = 32;
 /** A bearer token shorter than this could be guessed. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 /** Below this an overview of a large schema cannot say anything useful. */
 export const MIN_SCHEMA_CHARS = 1_000;
 

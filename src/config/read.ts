@@ -159,13 +159,13 @@ function unknownOption(raw: string, position: number): ConfigError {
 }
 
 /** The name a near miss such as max-complexity or readonly means, to suggest the right spelling. */
-export function nearName(key: string, names: readonly string[] = OPTION_NAMES): string | undefined {
+function nearName(key: string, names: readonly string[] = OPTION_NAMES): string | undefined {
   const squash = (text: string) => text.replace(/[-_]/g, '').toLowerCase();
   return names.find((name) => squash(name) === squash(key));
 }
 
 /** What an API may be called: it names tools (`github_GetIssue`) and resources (`graphql://github/schema`). */
-export const API_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+const API_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 /** A config file's options, as given, before their parsers read them. */
 export interface ConfigFile {

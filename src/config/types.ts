@@ -139,7 +139,7 @@ export interface OAuthClientAuth {
 }
 
 /** The Streamable HTTP transport's settings (remote mode). */
-export interface HttpOptions {
+interface HttpOptions {
   /** --host. */
   readonly host: string;
   /** --port; 0 picks a free one. */

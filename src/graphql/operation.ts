@@ -17,7 +17,7 @@ import { ToolError } from '../common/errors.js';
 /** Most tokens a document may hold: enough for any real query, little enough to parse in milliseconds. */
 export const MAX_TOKENS = 15_000;
 /** Most characters a document may hold: the token limit does not bound one huge string or comment. */
-export const MAX_DOCUMENT_CHARS = 1_000_000;
+const MAX_DOCUMENT_CHARS = 1_000_000;
 /**
  * Most levels of nesting ({ ( [) in a document. graphql-js parses recursively, and how deep it gets before
  * the stack runs out depends on whether its code is optimised yet: about 2,000 levels when it is not. A

@@ -134,7 +134,7 @@ export class ScalarsError extends Error {
  * Most levels of objects and arrays a scalar's schema may nest (the default JSON's takes 13), and most characters
  * it may take as JSON: every tool input of the scalar publishes it whole, in the model's context on every turn.
  */
-export const MAX_SCALAR_SCHEMA = { levels: 32, chars: 16_384 } as const;
+const MAX_SCALAR_SCHEMA = { levels: 32, chars: 16_384 } as const;
 
 const BUILT_IN = new Set(['Int', 'Float', 'String', 'Boolean', 'ID']);
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;

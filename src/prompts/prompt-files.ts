@@ -24,7 +24,7 @@ export class PromptsError extends Error {
 }
 
 /** Larger files are refused: a prompt is a short text, and clients list every prompt. */
-export const MAX_PROMPT_FILE_BYTES = 64 * 1024;
+const MAX_PROMPT_FILE_BYTES = 64 * 1024;
 const EXTENSIONS = new Set(['.md']);
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;

@@ -7,7 +7,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 // that sends another.
 
 /** Entries kept by default: a schema of GitHub's size takes 20 to 50 MB once prepared. */
-export const DEFAULT_MAX_ENTRIES = 4;
+const DEFAULT_MAX_ENTRIES = 4;
 
 export interface SchemaCacheOptions {
   /** How long a loaded value is reused, in ms; 0 keeps nothing once loaded (concurrent calls still share). */

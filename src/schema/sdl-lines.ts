@@ -44,7 +44,7 @@ export function stringLiteral(value: string): string {
 }
 
 /** `@deprecated` or `@deprecated(reason: "…")` as printSchema prints it; empty when not deprecated. */
-export function deprecatedSuffix(reason: string | null | undefined, brief = false): string {
+function deprecatedSuffix(reason: string | null | undefined, brief = false): string {
   if (reason == null) return '';
   if (brief || reason === DEFAULT_DEPRECATION_REASON) return ' @deprecated';
   return ` @deprecated(reason: ${stringLiteral(firstSentence(reason) || reason)})`;

@@ -14,7 +14,7 @@ import { createYielder, mapSliced } from '../common/time-slice.js';
 // is fewer steps from a root first. The same member on many types is one entry naming the other types.
 
 /** Most results one answer lists; the rest are counted, and more words narrow them. */
-export const MAX_SEARCH_RESULTS = 40;
+const MAX_SEARCH_RESULTS = 40;
 
 type ItemKind = 'type' | 'field' | 'inputField' | 'enumValue';
 
@@ -66,7 +66,7 @@ export function searchIndexOf(view: SchemaView): Promise<SearchIndex> {
 }
 
 /** Indexes every type, field, input field and enum value of a view by the words of its name and description. */
-export async function buildSearchIndex(view: SchemaView): Promise<SearchIndex> {
+async function buildSearchIndex(view: SchemaView): Promise<SearchIndex> {
   const items: Item[] = [];
   const nameWords = new Map<string, number[]>();
   const descriptionWords = new Map<string, number[]>();
@@ -145,7 +145,7 @@ export function splitWords(name: string): string[] {
 }
 
 /** The words of free text, names in it split as names are. */
-export function wordsOf(text: string): string[] {
+function wordsOf(text: string): string[] {
   return (text.match(/[A-Za-z0-9]+/g) ?? []).flatMap(splitWords);
 }
 
@@ -166,7 +166,7 @@ const STOPWORDS = new Set(
 );
 
 /** Most words of a search used: each is a bit of a mask, and more would say nothing a name could match. */
-export const MAX_SEARCH_TERMS = 16;
+const MAX_SEARCH_TERMS = 16;
 
 /** The words of a search, lowercased, without stopwords (unless it has only those), each once. */
 export function searchTerms(search: string): string[] {

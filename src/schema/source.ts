@@ -55,9 +55,9 @@ export interface SchemaTarget {
 }
 
 /** Introspection results of large APIs are big; queries keep the smaller --maxResponseBytes. */
-export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
+const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
 /** How long a refusal to introspect (introspection turned off) is answered from memory. */
-export const REFUSAL_MEMORY_MS = 30_000;
+const REFUSAL_MEMORY_MS = 30_000;
 
 const processCaches = new Map<number, SchemaCache<IntrospectedSchema>>();
 /** Refusals remembered at most. */

@@ -105,7 +105,7 @@ export interface SchemaView {
  * Builds and prints one variant of a schema. Each type is printed separately, in slices, so that a schema
  * of thousands of types keeps the event loop turning, and so that single types can be returned later.
  */
-export async function prepareSchemaView(
+async function prepareSchemaView(
   introspection: IntrospectionQuery,
   includeDeprecated: boolean,
 ): Promise<SchemaView> {

@@ -64,7 +64,7 @@ export async function start(
 }
 
 /** Tool names unique across the whole set, and every tool --oauthToolScopes names one of this server's. */
-export function checkTools(server: ServerConfig, apis: readonly Api[]): void {
+function checkTools(server: ServerConfig, apis: readonly Api[]): void {
   const clash = toolNameClash(apis, server.tools);
   if (clash !== undefined) throw new ConfigError(`${clash}; rename one of them`);
   // A typo would leave a tool unprotected.

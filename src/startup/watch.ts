@@ -32,7 +32,7 @@ interface DirectoryWatch {
 }
 
 /** Starts a watch of a directory, recursive or not. */
-export type StartWatch = (
+type StartWatch = (
   dir: string,
   recursive: boolean,
   listener: (event: string, name: string | null) => void,

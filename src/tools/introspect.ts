@@ -10,12 +10,12 @@ import * as z from './zod.js';
 // out the call's target, then reads the schema (schema/read.ts, loaded with graphql-js on the first call).
 
 /** Most entries of typeNames in one call. */
-export const MAX_TYPE_NAMES = 500;
+const MAX_TYPE_NAMES = 500;
 /** Longest search accepted. */
-export const MAX_SEARCH_CHARS = 200;
+const MAX_SEARCH_CHARS = 200;
 
 /** The inputs of graphql_introspect, validated by the tool itself (see input.ts). */
-export const inputSchema = z.strictObject({
+const inputSchema = z.strictObject({
   endpoint: endpointInput.optional(),
   headers: headersInput.optional(),
   includeDeprecated: z

@@ -9,7 +9,7 @@ import { isObject } from '../common/is-object.js';
 export const NOTES_KEY = 'graphql-mcp';
 
 /** Most characters of one note: a long list of hints or header names must not crowd out the response. */
-export const MAX_NOTE_CHARS = 2_000;
+const MAX_NOTE_CHARS = 2_000;
 
 /**
  * `response` with `notes` under `extensions["graphql-mcp"]`, the endpoint's own extensions kept (a key of the same

@@ -12,10 +12,10 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * request ends, in some five copies: bytes, text, parsed values, the POST to the endpoint): a few clients
  * sending large tool calls to a slow endpoint must not fill a small machine. Small calls are a few KB each.
  */
-export const MAX_HELD_BYTES = 16 * 1024 * 1024;
+const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
 /** A request's body: the parsed message, or the answer to give instead (and the bound it met, if one did). */
-export type Body =
+type Body =
   | { readonly message: unknown }
   | { readonly reply: Reply; readonly bound?: 'body_too_large' | 'holding_too_much' };
 

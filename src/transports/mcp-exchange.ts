@@ -27,13 +27,13 @@ export interface Caller {
 }
 
 /** What the front worked out once for a request: its credentials, and a tool call's target. */
-export interface RequestCall {
+interface RequestCall {
   readonly credentials: RequestCredentials;
   readonly target?: FrontTarget | undefined;
 }
 
 /** What was written: the status, and a JSON answer's bytes (none for an SSE stream). */
-export interface Written {
+interface Written {
   readonly status: number;
   readonly body?: Buffer;
 }
