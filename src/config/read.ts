@@ -165,7 +165,7 @@ function nearName(key: string, names: readonly string[] = OPTION_NAMES): string 
 }
 
 /** What an API may be called: it names tools (`github_GetIssue`) and resources (`graphql://github/schema`). */
-const API_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+const API_NAME_SYNTAX = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 /** A config file's options, as given, before their parsers read them. */
 export interface ConfigFile {
@@ -247,7 +247,7 @@ function readApis(value: unknown, reader: Reader): ConfigFile['apis'] {
     );
   }
   return Object.entries(value).map(([api, options]) => {
-    if (!API_NAME.test(api)) {
+    if (!API_NAME_SYNTAX.test(api)) {
       throw new ConfigError(
         `${reader.at(['apis', api])}: an API's name is a letter, then up to 31 letters, digits, "_" or "-" (it names tools)`,
       );

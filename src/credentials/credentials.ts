@@ -22,7 +22,7 @@ const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 /** Most tokens one API keeps (a user's, per sign-in); the least recently used are forgotten first. */
-const MAX_TOKENS = 10_000;
+const MAX_KEPT_TOKENS = 10_000;
 
 /** The caller whose verified access token is exchanged (remote mode with OAuth: the SDK's AuthInfo). */
 export interface Caller {
@@ -87,7 +87,7 @@ export class TokenExchange implements ApiCredentials {
     private readonly auth: TokenExchangeAuth,
     options: CredentialsOptions = {},
   ) {
-    this.#cache = new TokenCache(MAX_TOKENS, options.now);
+    this.#cache = new TokenCache(MAX_KEPT_TOKENS, options.now);
   }
 
   async header(caller: Caller | undefined, signal?: AbortSignal): Promise<ObtainedHeader> {

@@ -52,7 +52,7 @@ const VALUE_CHARS = [200, 40] as const;
 /** Most characters the list of root fields may take; beyond it the mutation is refused. */
 const MAX_FIELDS_CHARS = 6_000;
 /** Most characters of the document shown (at least; more when the fields take less). */
-const MAX_DOCUMENT_CHARS = 1_500;
+const SHOWN_DOCUMENT_CHARS = 1_500;
 /** Most characters of the variables shown as JSON. */
 const MAX_VARIABLES_CHARS = 600;
 /** Most lists named, largest first, and most characters their line takes. */
@@ -89,7 +89,7 @@ export function mutationQuestion(mutation: MutationToConfirm): string {
     );
   }
   const fieldsChars = lines.reduce((sum, line) => sum + line.length + 1, 0);
-  const documentChars = Math.max(MAX_DOCUMENT_CHARS, MAX_FIELDS_CHARS - fieldsChars);
+  const documentChars = Math.max(SHOWN_DOCUMENT_CHARS, MAX_FIELDS_CHARS - fieldsChars);
   const text = hide(document.text);
   const shown =
     text.length <= documentChars
