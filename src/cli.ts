@@ -2,7 +2,7 @@
 // The bin: loads the configuration (config/), prepares what serving needs (startup/), then serves MCP on stdio or,
 // in remote mode, over Streamable HTTP (transports/). Fatal problems go to stderr with an exit code; stdout
 // carries only the protocol.
-import { hidden, loadConfig } from './config/load.js';
+import { loadConfig, withoutEnvironmentValues } from './config/load.js';
 import { usage } from './config/options.js';
 import { ConfigError } from './config/parsers.js';
 import { describeStart } from './startup/describe.js';
@@ -74,14 +74,14 @@ async function reload(argv: readonly string[], env: NodeJS.ProcessEnv) {
   try {
     return await start(loaded.server, loaded.apis, true);
   } catch (error) {
-    throw error instanceof ConfigError ? hidden(error, loaded.fromEnvironment) : error;
+    throw error instanceof ConfigError ? withoutEnvironmentValues(error, loaded.fromEnvironment) : error;
   }
 }
 
 /** A bad start: one line on stderr (no value taken from the environment in it), exit code 2. */
 function fail(error: unknown, fromEnvironment: readonly string[]): never {
   if (!(error instanceof ConfigError)) throw error;
-  log(`graphql-mcp: ${hidden(error, fromEnvironment).message}`);
+  log(`graphql-mcp: ${withoutEnvironmentValues(error, fromEnvironment).message}`);
   process.exit(2);
 }
 

@@ -48,7 +48,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loa
   if (path === undefined) {
     const server = readServer(given, undefined);
     const api = readApi(DEFAULT_API, given, [], undefined);
-    checkApis(server, given, [api]);
+    checkAcrossOptions(server, given, [api]);
     return { kind: 'serve', server, apis: [api], warnings: [], fromEnvironment: [] };
   }
   const file = readConfigFile(path, env);
@@ -69,15 +69,15 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Loa
       };
     });
     const apis = levels.map(({ name, options, scopes, auth }) => readApi(name, options, scopes ?? [], auth));
-    checkApis(server, serverOptions, apis);
+    checkAcrossOptions(server, serverOptions, apis);
     return { kind: 'serve', server, apis, warnings, fromEnvironment: file.fromEnvironment };
   } catch (error) {
-    throw error instanceof ConfigError ? hidden(error, file.fromEnvironment) : error;
+    throw error instanceof ConfigError ? withoutEnvironmentValues(error, file.fromEnvironment) : error;
   }
 }
 
 /** A ConfigError whose message shows none of `values` (taken from the environment), each `[from the environment]`. */
-export function hidden(error: ConfigError, values: readonly string[]): ConfigError {
+export function withoutEnvironmentValues(error: ConfigError, values: readonly string[]): ConfigError {
   let message = error.message;
   for (const value of values)
     if (value.length >= 4) message = message.replaceAll(value, '[from the environment]');
@@ -298,26 +298,52 @@ function readOAuth(options: OptionValues): OAuthOptions | undefined {
 }
 
 /**
- * The rules across options: a token exchange needs OAuth, remote-mode options need remote mode, an exposed server
- * needs authentication, the MCP token is never forwarded, and a server offers at least one tool.
+ * The rules across options, in this order: a token exchange needs OAuth, a server offers at least one tool,
+ * remote mode's options need remote mode, and remote mode's own rules.
  */
-function checkApis(server: ServerConfig, serverOptions: OptionValues, apis: readonly ApiConfig[]): void {
+function checkAcrossOptions(
+  server: ServerConfig,
+  serverOptions: OptionValues,
+  apis: readonly ApiConfig[],
+): void {
   checkTokenExchange(server, apis);
+  checkToolsOffered(server, serverOptions, apis);
+  if (server.transport === 'stdio') checkNoRemoteOptions(serverOptions);
+  else {
+    checkRemoteMode(server.http, serverOptions);
+    checkMcpTokenKept(server.http, apis);
+  }
+}
+
+/** --tools=none leaves only the operation tools: some API must have operations. */
+function checkToolsOffered(
+  server: ServerConfig,
+  serverOptions: OptionValues,
+  apis: readonly ApiConfig[],
+): void {
   if (server.tools.length === 0 && apis.every((api) => api.operations.length === 0)) {
     throw new ConfigError(
       `${serverOptions.given('tools')!.source}=none leaves no tool to offer: give --operations too`,
     );
   }
-  if (server.transport === 'stdio') {
-    // Arguments only (an environment shared with a remote deployment may hold its variables, and a config file's
-    // values are no arguments), all of which the server's options hold.
-    const given = OPTION_NAMES.filter((name) => declaration(name).remoteOnly)
-      .map((name) => serverOptions.given(name))
-      .find((value) => value?.argument);
-    if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
-    return;
-  }
-  const { host, token, allowUnauthenticated, oauth, store, stateKey } = server.http;
+}
+
+/** On stdio, an option of remote mode only given as an argument is a mistake worth stopping for. */
+function checkNoRemoteOptions(serverOptions: OptionValues): void {
+  // Arguments only (an environment shared with a remote deployment may hold its variables, and a config file's
+  // values are no arguments), all of which the server's options hold.
+  const given = OPTION_NAMES.filter((name) => declaration(name).remoteOnly)
+    .map((name) => serverOptions.given(name))
+    .find((value) => value?.argument);
+  if (given) throw new ConfigError(`${given.source} applies only with --transport=http`);
+}
+
+/**
+ * Remote mode's front: a shared store needs the state key, one way to authenticate at most, and a server
+ * reachable beyond loopback authenticates (or says a proxy in front does).
+ */
+function checkRemoteMode(http: ServerConfig['http'], serverOptions: OptionValues): void {
+  const { host, token, allowUnauthenticated, oauth, store, stateKey } = http;
   if (store !== undefined && stateKey === undefined) {
     throw new ConfigError(
       `${serverOptions.given('store')!.source} needs --stateKey (GRAPHQL_MCP_STATE_KEY), the same on every replica: a question asked by one replica is answered at another, which must recognise what the first one signed`,
@@ -331,6 +357,11 @@ function checkApis(server: ServerConfig, serverOptions: OptionValues, apis: read
       `--host ${host} is not a loopback interface: set --httpToken (or MCP_HTTP_TOKEN) or --oauthIssuer, or pass --allowUnauthenticated if a proxy in front authenticates`,
     );
   }
+}
+
+/** The incoming Authorization header carries the MCP token where the server checks one: no API is sent it. */
+function checkMcpTokenKept(http: ServerConfig['http'], apis: readonly ApiConfig[]): void {
+  const { token, oauth } = http;
   const forwardsToken = apis.some((api) =>
     api.forwardHeaders.some(({ from }) => from.toLowerCase() === 'authorization'),
   );
