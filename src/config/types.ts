@@ -52,7 +52,7 @@ export interface ApiConfig {
   readonly endpoint: URL;
   /** The endpoint as messages and lists name it: origin and path, a secret part of the path hidden. */
   readonly endpointName: string;
-  /** --headers, sent to trusted endpoints (tools/security.ts). Values are secrets. */
+  /** --headers, sent to trusted endpoints (call/security.ts). Values are secrets. */
   readonly headers: HeaderSet;
   /** Parts of the configured URLs that came from the environment (`${env:…}`): secrets like the headers. */
   readonly secretParts: readonly string[];
