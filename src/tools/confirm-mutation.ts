@@ -43,7 +43,7 @@ import * as z from './zod.js';
 // any replica sharing the store. A confirmation of another user, altered, replayed or expired sends nothing.
 
 /** The app-only tool the panel's Run button calls. */
-export const CONFIRM_TOOL = 'graphql_confirm_mutation';
+const CONFIRM_TOOL = 'graphql_confirm_mutation';
 /** Where a waiting mutation's result holds its confirmation, for the view alone. */
 const CONFIRMATION_KEY = 'graphql-mcp/confirmation';
 /** Where it holds the question the panel shows (the one elicitation would put). */

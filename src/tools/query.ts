@@ -119,7 +119,7 @@ export function registerGraphQLQuery(server: McpServer, tools: ToolContext): () 
  * Runs one call; every failure is an error result whose text starts with its code. A mutation the model allowed
  * is put to the user through `confirm` (a 2026-07-28 client gets the question as the result, and calls again).
  */
-async function runQuery(
+export async function runQuery(
   tools: Pick<ToolContext, 'apis' | 'secrets' | 'credentials' | 'target'>,
   args: unknown,
   signal?: AbortSignal,

@@ -24,7 +24,7 @@ function element<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** A JSON value as DOM: a table, a tree or a scalar. */
-export function renderValue(value: unknown, depth = 0): HTMLElement {
+function renderValue(value: unknown, depth = 0): HTMLElement {
   if (value === null || value === undefined) return element('span', 'null', 'null');
   if (typeof value !== 'object') return element('span', `scalar ${typeof value}`, String(value));
   if (depth >= MAX_DEPTH) return element('code', 'json', JSON.stringify(value));
@@ -87,7 +87,7 @@ function wrap<K extends keyof HTMLElementTagNameMap>(tag: K, child: Node): HTMLE
 }
 
 /** What graphql-mcp adds to a response: its notes (shortened, headers withheld, hints, cost), in `extensions`. */
-export function notesOf(response: Record<string, unknown>): string[] {
+function notesOf(response: Record<string, unknown>): string[] {
   const extensions = response.extensions;
   const own = isRecord(extensions) ? extensions['graphql-mcp'] : undefined;
   const notes = isRecord(own) ? own.notes : undefined;
