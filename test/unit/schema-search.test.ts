@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildSchema, introspectionFromSchema } from 'graphql';
 import { renderSearch } from '../../src/schema/answers/search.ts';
-import { searchIndexOf, searchSchema, searchTerms, splitWords, stem } from '../../src/schema/search.ts';
+import { searchIndexOf, searchSchema, searchTerms, splitWords } from '../../src/schema/search.ts';
+import { parseSearch, singular, stem } from '../../src/schema/search-words.ts';
 import { IntrospectedSchema, type SchemaView } from '../../src/schema/view.ts';
 
 const SDL = /* GraphQL */ `
@@ -62,7 +63,7 @@ async function viewOf(includeDeprecated = false): Promise<SchemaView> {
 
 async function search(words: string, includeDeprecated = false) {
   const view = await viewOf(includeDeprecated);
-  return searchSchema(await searchIndexOf(view), searchTerms(words), 1_000);
+  return searchSchema(await searchIndexOf(view), words, 1_000);
 }
 
 async function coordinates(words: string): Promise<string[]> {
@@ -78,11 +79,50 @@ describe('search words', () => {
     assert.deepEqual(splitWords('SCREAMING_CASE'), ['screaming', 'case']);
   });
 
-  test('stem takes off plural endings', () => {
-    assert.equal(stem('issues'), 'issue');
-    assert.equal(stem('repositories'), 'repository');
-    assert.equal(stem('branches'), 'branch');
-    assert.equal(stem('address'), 'address');
+  test('singular takes off plural endings', () => {
+    assert.equal(singular('issues'), 'issue');
+    assert.equal(singular('repositories'), 'repository');
+    assert.equal(singular('branches'), 'branch');
+    assert.equal(singular('address'), 'address');
+    assert.equal(singular('status'), 'status');
+  });
+
+  test('stem folds -ed, -ing, -able and -er forms onto one stem', () => {
+    assert.equal(stem('starred'), stem('stars'));
+    assert.equal(stem('lockable'), stem('lock'));
+    assert.equal(stem('locked'), stem('lock'));
+    assert.equal(stem('followers'), stem('follow'));
+    assert.equal(stem('merging'), stem('merge'));
+    assert.notEqual(stem('string'), stem('str'));
+    assert.equal(stem('user'), 'user');
+  });
+
+  test('parseSearch reads a word after "of", "in", "on" or before "\'s" as where, not what', () => {
+    assert.deepEqual(parseSearch('the issues of a repository'), [
+      { word: 'issues', role: 'target' },
+      { word: 'repository', role: 'context' },
+    ]);
+    assert.deepEqual(parseSearch("a repository's issues"), [
+      { word: 'repository', role: 'context' },
+      { word: 'issues', role: 'target' },
+    ]);
+  });
+
+  test('parseSearch reads a word after "so" or "because" as why', () => {
+    assert.deepEqual(
+      parseSearch('lock an issue so nobody can comment').map(({ word, role }) => `${word}/${role}`),
+      ['lock/target', 'issue/target', 'nobody/purpose', 'comment/purpose'],
+    );
+  });
+
+  test('searchTerms reads "how many" and "number of" as count, and first-person words as me', () => {
+    assert.deepEqual(searchTerms('how many stars'), ['count', 'stars']);
+    assert.deepEqual(searchTerms('the number of stars of my repositories'), [
+      'count',
+      'stars',
+      'me',
+      'repositories',
+    ]);
   });
 
   test('searchTerms lowercases, splits and drops stopwords', () => {
@@ -151,22 +191,16 @@ describe('searchSchema', () => {
     assert.equal(found.total, 0);
   });
 
-  test('falls back to the most words when nothing has them all, and says so', async () => {
+  test('still ranks what the schema has when a word matches nothing, and names that word', async () => {
     const found = await search('stargazer zebra');
-    assert.equal(found.all, false);
-    assert.deepEqual(
-      found.hits.map((hit) => hit.coordinate),
-      ['Repository.stargazerCount'],
-    );
+    assert.deepEqual(found.unmatched, ['zebra']);
+    assert.equal(found.hits[0]?.coordinate, 'Repository.stargazerCount');
   });
 
   test('leaves out deprecated fields unless includeDeprecated', async () => {
     assert.ok(!(await coordinates('old name')).includes('Repository.oldName'));
     const found = await search('old name', true);
-    assert.deepEqual(
-      found.hits.map((hit) => hit.coordinate),
-      ['Repository.oldName'],
-    );
+    assert.equal(found.hits[0]?.coordinate, 'Repository.oldName');
   });
 });
 
@@ -174,7 +208,7 @@ describe('renderSearch', () => {
   async function render(words: string, maxChars: number): Promise<string> {
     const view = await viewOf();
     const terms = searchTerms(words);
-    return renderSearch(words, terms, searchSchema(await searchIndexOf(view), terms), maxChars);
+    return renderSearch(words, terms, searchSchema(await searchIndexOf(view), words), maxChars);
   }
 
   test('shows each hit with its path, description and SDL line', async () => {
@@ -202,8 +236,28 @@ describe('renderSearch', () => {
   test('says how many matched and names what to read next', async () => {
     assert.match(
       await render('pull request', 10_000),
-      /^# search "pull request": \d+ matches, best first\. Full definitions: typeNames: \["PullRequest", "Repository\.pullRequest"\]\./,
+      /^# search "pull request": \d+ matches, best first\. .* Full definitions: typeNames: \["PullRequest", "Repository\.pullRequest"\]\./,
     );
+  });
+
+  test('says that entries are ranked, and which words rank best', async () => {
+    assert.match(
+      await render('pull request', 10_000),
+      /Ranked by shared words: whole words of names first, .*; the schema's own words \(as in the names below\) rank best\./,
+    );
+    assert.doesNotMatch(await render('pull request', 10_000), /narrow/);
+  });
+
+  test('names the words no name or description has, and says they were not counted', async () => {
+    assert.match(await render('stargazer zebra', 10_000), /No name or description has zebra: not counted\./);
+  });
+
+  test('says what it searched for when it read the words differently', async () => {
+    assert.match(
+      await render('how many stargazers', 10_000),
+      /^# search "how many stargazers" \(searched as: count, stargazers\): /,
+    );
+    assert.doesNotMatch(await render('pull request', 10_000), /searched as/);
   });
 
   test('MUST stay within the budget, and say when it was cut', async () => {

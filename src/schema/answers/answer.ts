@@ -111,5 +111,5 @@ async function searchOf(
 ): Promise<string> {
   const index = await searchIndexOf(view);
   const terms = searchTerms(search);
-  return renderSearch(search, terms, searchSchema(index, terms), maxChars, costs);
+  return renderSearch(search, terms, searchSchema(index, search), maxChars, costs);
 }

@@ -47,21 +47,26 @@ function summary(
   cut: boolean,
   maxChars: number,
 ): string {
-  const { total, entries } = found;
+  const { total, entries, unmatched } = found;
   const grouped =
     entries < total ? `, ${thousands(entries)} entries (the same member on several types is one entry)` : '';
-  const what = found.all
-    ? `${matches(total)}${grouped}`
-    : `nothing has all of the words ${terms.join(', ')}; ${matches(total)}${grouped} with the most of them`;
   let showing =
     shown === entries ? (entries === 1 ? '' : ', best first') : `; the best ${thousands(shown)} shown`;
   if (cut) showing += ` (cut to fit the ${thousands(maxChars)}-character limit, --maxSchemaChars)`;
-  const narrow = shown < entries ? ' More words narrow the search.' : '';
+  const searched =
+    terms.join(' ') === quoted.slice(1, -1).toLowerCase() ? '' : ` (searched as: ${terms.join(', ')})`;
+  const unused =
+    unmatched.length === 0 ? '' : ` No name or description has ${unmatched.join(', ')}: not counted.`;
+  const how =
+    entries > 1
+      ? ' Ranked by shared words: whole words of names first, then parts of words, descriptions and what the' +
+        " schema implies; the schema's own words (as in the names below) rank best."
+      : '';
   const examples = found.hits
     .slice(0, 2)
     .map((hit) => JSON.stringify(hit.coordinate))
     .join(', ');
-  return `# search ${quoted}: ${what}${showing}.${narrow} Full definitions: typeNames: [${examples}].`;
+  return `# search ${quoted}${searched}: ${matches(total)}${grouped}${showing}.${unused}${how} Full definitions: typeNames: [${examples}].`;
 }
 
 function matches(n: number): string {
