@@ -108,6 +108,37 @@ describe("GitHub's schema at the default budget", () => {
     assert.match(text, /^# Repository\.pullRequests — path: Query\.repository → Repository\.pullRequests$/m);
   });
 
+  /** The coordinates of a search answer's entries, in order. */
+  function entriesOf(text: string): string[] {
+    return [...text.matchAll(/^# (\S+)(?: \(\w+\))? — /gm)].map((match) => match[1]!);
+  }
+
+  test('search ranks the member a phrase asks for first, though the schema does not use all its words', async () => {
+    const text = firstText(await introspect(session(), { search: 'number of stars of a repository' }));
+    assert.match(
+      text,
+      /^# search "number of stars of a repository" \(searched as: count, stars, repository\): /,
+    );
+    assert.equal(entriesOf(text)[0], 'Repository.stargazerCount');
+  });
+
+  test('search finds a mutation by what it acts on: "delete branch" finds deleteRef, "lock issue" lockLockable', async () => {
+    const deleteBranch = entriesOf(firstText(await introspect(session(), { search: 'delete branch' })));
+    assert.ok(deleteBranch.slice(0, 5).includes('Mutation.deleteRef'), deleteBranch.slice(0, 5).join(', '));
+    const lockIssue = entriesOf(firstText(await introspect(session(), { search: 'lock issue' })));
+    assert.ok(lockIssue.slice(0, 5).includes('Mutation.lockLockable'), lockIssue.slice(0, 5).join(', '));
+  });
+
+  test('search names the words no name or description has, and ranks by the others', async () => {
+    const text = firstText(await introspect(session(), { search: 'stargazer xylophone' }));
+    assert.match(
+      text,
+      /^# search "stargazer xylophone": [\d,]+ matches.* No name or description has xylophone: not counted\./,
+    );
+    assert.match(text, /Ranked by shared words: /);
+    assert.match(entriesOf(text)[0] ?? '', /\.stargazer/);
+  });
+
   test('search says plainly when nothing matches', async () => {
     const text = firstText(await introspect(session(), { search: 'xylophone' }));
     assert.match(text, /^# search "xylophone": no type or field has this word/);
