@@ -60,6 +60,8 @@ export interface Ranked {
 export function rankItems(
   index: SearchIndex,
   words: readonly SearchWord[],
+  /** Every word of the search, stopwords too, for the names it spells exactly (OrganizationOrUser). */
+  spelled: readonly string[] = words.map(({ word }) => word),
 ): { ranked: Ranked[]; unmatched: string[] } {
   const count = index.items.length;
   const scores = new Float64Array(count);
@@ -105,8 +107,8 @@ export function rankItems(
     }
     if (!hint) weightOfWords += weight;
   }
-  const joined = words.map(({ word }) => word).join('');
-  const joinedSingular = words.map(({ word }) => singular(word)).join('');
+  const joined = spelled.join('');
+  const joinedSingular = spelled.map(singular).join('');
   const first = words.find(({ role }) => role === 'target')?.word;
   // A search that starts with one of the schema's verbs ("delete branch") asks for a mutation.
   const acting = first !== undefined && index.implied.actions.has(first);

@@ -2,7 +2,7 @@ import type { GraphQLNamedType } from 'graphql';
 import type { PathStep } from './paths.js';
 import { buildSearchIndex, type ItemKind, type SearchIndex, type SearchItem } from './search-index.js';
 import { rankItems } from './search-rank.js';
-import { parseSearch } from './search-words.js';
+import { parseSearch, wordsOf } from './search-words.js';
 import type { SchemaView } from './view.js';
 
 // Search over a schema, for a model that knows what it wants ("the issues of a repository", "how many
@@ -57,7 +57,7 @@ export interface SearchResult {
 
 /** Every type and member ranked for a search: the best `limit` entries, best first. */
 export function searchSchema(index: SearchIndex, search: string, limit = MAX_SEARCH_RESULTS): SearchResult {
-  const { ranked, unmatched } = rankItems(index, parseSearch(search));
+  const { ranked, unmatched } = rankItems(index, parseSearch(search), wordsOf(search));
   // The same member on many types (GitHub has `pullRequest: PullRequest` on dozens of payloads and events)
   // would fill the answer with one line: it is shown once, with the other types named after it.
   const groups: Array<{ first: SearchItem; tier: number; alsoOn: string[] }> = [];

@@ -65,6 +65,7 @@ const SDL = /* GraphQL */ `
     issues: [Issue!]!
     labels: [Label!]!
   }
+  union UserOrRepository = User | Repository
   type Query {
     viewer: User!
     repository(name: String!): Repository
@@ -108,6 +109,10 @@ describe('ranking', () => {
   test('ranks a whole word of a name above a name that only starts with it', async () => {
     const found = await entries('star');
     assert.ok(found.indexOf('Topic.star') < found.indexOf('Topic.startDate'), found.join(', '));
+  });
+
+  test('ranks a type named exactly as the search first, stopwords and all', async () => {
+    assert.equal((await entries('user or repository'))[0], 'UserOrRepository');
   });
 
   test('ranks a name that holds every word above one that holds some of them', async () => {
