@@ -45,6 +45,8 @@ export const HINTS: ReadonlySet<string> = new Set(['who', 'whom', 'when']);
 
 /** Root fields that are the caller by convention; a root field described as the authenticated user is too. */
 const VIEWER_NAMES = new Set(['viewer', 'me', 'currentUser', 'self', 'myself', 'whoami']);
+/** The most names a type goes by elsewhere that count. */
+const MAX_ANCHORS = 12;
 /** An interface implemented by more types than this (Node) says nothing about what a member acts on. */
 const MAX_IMPLEMENTATIONS = 12;
 
@@ -73,7 +75,7 @@ export async function deriveImplications(
   schema: GraphQLSchema,
   pause: () => Promise<void>,
 ): Promise<Implications> {
-  const links = new Map<string, Set<string>>();
+  const links = new Map<string, Map<string, number>>();
   const returnedBy = new Map<string, string[]>();
   const inputUses = new Map<string, string[]>();
   const mutation = schema.getMutationType();
@@ -87,8 +89,8 @@ export async function deriveImplications(
         // A field that returns a connection names its nodes too: `customers: UserConnection` calls users customers.
         for (const linked of [returned, nodeTypeOf(returned)]) {
           if (linked === undefined || plumbingOfLists) continue;
-          const words = links.get(linked.name) ?? new Set<string>();
-          for (const word of splitWords(field.name)) words.add(word);
+          const words = links.get(linked.name) ?? new Map<string, number>();
+          for (const word of splitWords(field.name)) words.set(word, (words.get(word) ?? 0) + 1);
           links.set(linked.name, words);
         }
         push(returnedBy, target, `${type.name}.${field.name}`);
@@ -105,10 +107,14 @@ export async function deriveImplications(
   const anchors = new Map<string, readonly string[]>();
   for (const [name, words] of links) {
     const own = new Set(splitWords(name).map(singular));
+    // The names used most: a type returned by hundreds of fields (User) would otherwise go by every word.
+    const named = [...words].filter(([word]) => !own.has(singular(word)));
+    named.sort((a, b) => b[1] - a[1]);
     anchors.set(
       name,
-      [...words].filter((word) => !own.has(singular(word))),
+      named.slice(0, MAX_ANCHORS).map(([word]) => word),
     );
+    await pause();
   }
   // An input or payload type used by one mutation field and nothing else is that mutation's plumbing.
   const plumbing = new Map<string, string>();
@@ -128,10 +134,14 @@ export async function deriveImplications(
       if (!isAbstractType(type) || !isObjectType(person)) continue;
       const possible = schema.getPossibleTypes(type);
       if (possible.length <= MAX_IMPLEMENTATIONS && possible.includes(person)) people.add(type.name);
+      await pause();
     }
   }
   const viewerType = viewerField === undefined ? undefined : getNamedType(viewerField.type).name;
-  return { anchors, plumbing, people, viewer: viewerField?.name, viewerType, ...actionsOf(schema) };
+  await pause();
+  const actions = actionsOf(schema);
+  await pause();
+  return { anchors, plumbing, people, viewer: viewerField?.name, viewerType, ...actions };
 }
 
 /** Words at one end of this many mutation names tell which end holds the verbs. */
@@ -223,6 +233,20 @@ function countable(type: GraphQLOutputType): boolean {
   return isObjectType(named) && ['totalCount', 'count'].some((name) => named.getFields()[name] !== undefined);
 }
 
+const whatTypesAre = new WeakMap<GraphQLNamedType, readonly string[]>();
+
+/** What a type is: its description's first sentence's words and the names it goes by; made once a type. */
+function whatItIs(implied: Implications, type: GraphQLNamedType): readonly string[] {
+  // A scalar's description and the names of the fields that return it (createdAt: DateTime) say nothing.
+  if (isScalarType(type)) return [];
+  let words = whatTypesAre.get(type);
+  if (words === undefined) {
+    words = [...textWords(firstSentence(type.description)), ...(implied.anchors.get(type.name) ?? [])];
+    whatTypesAre.set(type, words);
+  }
+  return words;
+}
+
 /** For a count (`stargazerCount`), the description words of the list it counts (`stargazers`). */
 function countedList(owner: GraphQLNamedType, field: GraphQLField<unknown, unknown>): string[] {
   const counted = /^(.+)Count$/.exec(field.name)?.[1];
@@ -266,16 +290,7 @@ export function impliedByField(
   const returned = node ?? named;
   const returns = payload
     ? []
-    : [
-        ...splitWords(named.name),
-        ...(node ? splitWords(node.name) : []),
-        ...(isSpecifiedScalarType(returned)
-          ? []
-          : [
-              ...textWords(firstSentence(returned.description)),
-              ...(implied.anchors.get(returned.name) ?? []),
-            ]),
-      ];
+    : [...splitWords(named.name), ...(node ? splitWords(node.name) : []), ...whatItIs(implied, returned)];
   const subjects = new Set<GraphQLNamedType>();
   const byId = new Set<GraphQLNamedType>();
   for (const arg of field.args) subjectsOfInput(schema, arg.type, subjects, byId, implied);

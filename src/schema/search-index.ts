@@ -16,7 +16,7 @@ import {
 import { singular, splitWords, stem, textWords as wordsOfText } from './search-words.js';
 import type { SchemaView } from './view.js';
 import { enumValueLine, fieldSignature, inputValueLine } from './sdl-lines.js';
-import { createYielder } from '../common/time-slice.js';
+import { createYielder, mapSliced } from '../common/time-slice.js';
 
 // The search index of a schema view: every type, field, input field and enum value is a document, whose
 // words sit in fields that count differently (search-rank.ts weighs them): its own name, its type's name
@@ -166,14 +166,12 @@ class IndexBuilder {
     }
   }
 
-  finish(view: SchemaView, implied: Implications, groupCount: number): SearchIndex {
-    const postings = [...this.#postings].map(([word, { ids, counts }]) => ({
-      word,
-      singular: singular(word),
-      stem: stem(word),
-      ids,
-      counts,
-    }));
+  async finish(view: SchemaView, implied: Implications, groupCount: number): Promise<SearchIndex> {
+    const postings = await mapSliced(
+      this.#postings,
+      ([word, { ids, counts }]) => ({ word, singular: singular(word), stem: stem(word), ids, counts }),
+      1,
+    );
     const lengths = Float32Array.from(this.#lengths);
     const averageLengths = Array.from({ length: FIELD_COUNT }, (_, field) => {
       let sum = 0;
