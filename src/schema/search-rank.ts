@@ -43,6 +43,8 @@ const COVERAGE_FLOOR = 0.5;
 const DEPTH_COST = 0.12;
 /** Steps counted for a type no root field reaches. */
 const UNREACHED_DEPTH = 6;
+/** What an enum value keeps of its score: a value to pass or read, seldom what a search is for. */
+const ENUM_VALUE_SHARE = 0.6;
 /** What a mutation's own input and payload types (and their members) keep of their score. */
 const PLUMBING_SHARE = 0.35;
 /** Shortest search word matched in part, and shortest schema word a search word may start with. */
@@ -250,6 +252,7 @@ function saturated(
 /** What an item's place in the schema adds: nearer a root field is more likely what a query needs. */
 function prior(index: SearchIndex, id: number, item: SearchItem): number {
   const depth = index.depths[id] === -1 ? UNREACHED_DEPTH : index.depths[id]!;
-  const plumbing = item.plumbingOf === undefined ? 1 : PLUMBING_SHARE;
+  const plumbing =
+    (item.plumbingOf === undefined ? 1 : PLUMBING_SHARE) * (item.kind === 'enumValue' ? ENUM_VALUE_SHARE : 1);
   return plumbing / (1 + DEPTH_COST * Math.max(0, depth - 1));
 }
