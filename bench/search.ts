@@ -42,7 +42,8 @@ const progress = (text: string) => process.stderr.write(`bench:search: ${text}\n
 const percent = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 
 function nauticalSchema(): GraphQLSchema {
-  const file = createRequire(import.meta.url).resolve('@nautical-commerce/graphql-schema');
+  const require = createRequire(import.meta.url);
+  const file = require.resolve('@nautical-commerce/graphql-schema');
   return buildSchema(readFileSync(file, 'utf8'));
 }
 

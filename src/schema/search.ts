@@ -11,7 +11,7 @@ import type { SchemaView } from './view.js';
 // and member. Here: the best entries, each with its path from a root field; the same member on many types
 // is one entry naming the other types.
 
-export { parseSearch, searchTerms, splitWords, stem, wordsOf } from './search-words.js';
+export { searchTerms, splitWords } from './search-words.js';
 export { buildSearchIndex, type SearchIndex } from './search-index.js';
 
 /** Most results one answer lists; the rest are counted. */
