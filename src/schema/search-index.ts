@@ -207,100 +207,122 @@ function textWords(context: DraftContext, text: string | null | undefined): read
   return words;
 }
 
+/** What the documents of one type share: its name's words in their forms, and what the schema says of it. */
+interface TypeWords {
+  readonly type: GraphQLNamedType;
+  readonly words: readonly string[];
+  readonly singular: readonly string[];
+  /** Its name's stems, or none for a root type (Mutation.addStar is named addStar). */
+  readonly stems: readonly string[];
+  /** The names the type goes by elsewhere: its members', for "the customer's email" (User.email). */
+  readonly aliases: readonly string[];
+  readonly plumbingOf: string | undefined;
+}
+
+/** One member to index. */
+interface Member {
+  readonly kind: ItemKind;
+  readonly name: string;
+  readonly description: string | null | undefined;
+  readonly line: string;
+  readonly input?: readonly string[];
+  readonly implied?: Partial<FieldImplications>;
+  /** The names of the types it is on: its type's, and the interfaces' that declare it. */
+  readonly owners?: readonly string[];
+}
+
 /** The documents of one type: the type itself, then its members, each made when asked for. */
 function* draftsOf(context: DraftContext, type: GraphQLNamedType): Generator<Draft> {
-  const { view, implied, groups } = context;
-  const plumbingOf = implied.plumbing.get(type.name);
-  const typeWords = splitWords(type.name);
-  const typeSingular = typeWords.map(singular);
-  const typeStems = typeWords.map(stem);
+  const { view, implied } = context;
+  const words = splitWords(type.name);
   const schema = view.schema;
-  const isRoot = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(
-    type as never,
-  );
-  // The names the type goes by elsewhere: its members', for "the customer's email" (User.email).
-  const aliases = implied.anchors.get(type.name) ?? [];
-  yield {
-    item: {
-      kind: 'type',
-      type,
-      coordinate: type.name,
-      description: type.description,
-      joined: [typeWords.join('')],
-      joinedSingular: [typeSingular.join('')],
-      nameStems: typeWords.map(stem),
-      plumbingOf,
-      group: -1,
-    },
-    fields: [typeWords, [], textWords(context, type.description), [], [], [], [], aliases],
-    whole: type.name.toLowerCase(),
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const of: TypeWords = {
+    type,
+    words,
+    singular: words.map(singular),
+    stems: roots.includes(type as never) ? [] : words.map(stem),
+    aliases: implied.anchors.get(type.name) ?? [],
+    plumbingOf: implied.plumbing.get(type.name),
   };
-  const member = (
-    kind: ItemKind,
-    name: string,
-    description: string | null | undefined,
-    line: string,
-    input: readonly string[],
-    more: Partial<FieldImplications>,
-    owners: readonly string[] = typeWords,
-  ) => {
-    const own = splitWords(name);
-    const ownSingular = own.map(singular);
-    const key = `${kind} ${line}`;
-    let group = groups.get(key);
-    if (group === undefined) {
-      group = groups.size;
-      groups.set(key, group);
-    }
-    const item: SearchItem = {
-      kind,
-      type,
-      coordinate: `${type.name}.${name}`,
-      description,
-      line,
-      joined: [own.join(''), typeWords.join('') + own.join('')],
-      joinedSingular: [ownSingular.join(''), typeSingular.join('') + ownSingular.join('')],
-      nameStems: [...(isRoot ? [] : typeStems), ...own.map(stem)],
-      plumbingOf,
-      group,
-    };
-    const { returns = [], actsOn = [], conventions = [] } = more;
-    const fields = [
-      own,
-      owners,
-      textWords(context, description),
-      input,
-      returns,
-      actsOn,
-      conventions,
-      aliases,
-    ];
-    return { item, fields, whole: name.toLowerCase() };
+  const item: SearchItem = {
+    kind: 'type',
+    type,
+    coordinate: type.name,
+    description: type.description,
+    joined: [words.join('')],
+    joinedSingular: [of.singular.join('')],
+    nameStems: words.map(stem),
+    plumbingOf: of.plumbingOf,
+    group: -1,
+  };
+  const description = textWords(context, type.description);
+  yield {
+    item,
+    fields: [words, [], description, [], [], [], [], of.aliases],
+    whole: type.name.toLowerCase(),
   };
   if (isObjectType(type) || isInterfaceType(type)) {
     const interfaces = type.getInterfaces();
     for (const field of Object.values(type.getFields())) {
-      const more = impliedByField(view.schema, implied, type, field);
-      const input = inputWords(context, field);
-      // A member an interface declares belongs to it too: Repository.stargazerCount is Starrable's.
-      const owners = [
-        ...typeWords,
-        ...interfaces
-          .filter((known) => known.getFields()[field.name] !== undefined)
-          .flatMap((known) => splitWords(known.name)),
-      ];
-      yield member('field', field.name, field.description, fieldSignature(field), input, more, owners);
+      const declaring = interfaces.filter((known) => known.getFields()[field.name] !== undefined);
+      yield memberDraft(context, of, {
+        kind: 'field',
+        name: field.name,
+        description: field.description,
+        line: fieldSignature(field),
+        input: inputWords(context, field),
+        implied: impliedByField(schema, implied, type, field),
+        // A member an interface declares belongs to it too: Repository.stargazerCount is Starrable's.
+        owners: [...words, ...declaring.flatMap((known) => splitWords(known.name))],
+      });
     }
   } else if (isInputObjectType(type)) {
     for (const field of Object.values(type.getFields())) {
       const held = splitWords(getNamedType(field.type).name);
-      yield member('inputField', field.name, field.description, inputValueLine(field), [], { returns: held });
+      const line = inputValueLine(field);
+      const member = { kind: 'inputField', name: field.name, description: field.description, line } as const;
+      yield memberDraft(context, of, { ...member, implied: { returns: held } });
     }
   } else if (isEnumType(type)) {
     for (const value of type.getValues()) {
-      yield member('enumValue', value.name, value.description, enumValueLine(value), [], {});
+      const line = enumValueLine(value);
+      yield memberDraft(context, of, {
+        kind: 'enumValue',
+        name: value.name,
+        description: value.description,
+        line,
+      });
     }
   }
+}
+
+function memberDraft(context: DraftContext, of: TypeWords, member: Member): Draft {
+  const { kind, name, line, input = [], implied = {}, owners = of.words } = member;
+  const own = splitWords(name);
+  const ownSingular = own.map(singular);
+  const key = `${kind} ${line}`;
+  let group = context.groups.get(key);
+  if (group === undefined) {
+    group = context.groups.size;
+    context.groups.set(key, group);
+  }
+  const item: SearchItem = {
+    kind,
+    type: of.type,
+    coordinate: `${of.type.name}.${name}`,
+    description: member.description,
+    line,
+    joined: [own.join(''), of.words.join('') + own.join('')],
+    joinedSingular: [ownSingular.join(''), of.singular.join('') + ownSingular.join('')],
+    nameStems: [...of.stems, ...own.map(stem)],
+    plumbingOf: of.plumbingOf,
+    group,
+  };
+  const { returns = [], actsOn = [], conventions = [] } = implied;
+  const description = textWords(context, member.description);
+  const fields = [own, owners, description, input, returns, actsOn, conventions, of.aliases];
+  return { item, fields, whole: name.toLowerCase() };
 }
 
 /** The words of a field's arguments, and of the fields of an input type that only this field takes. */

@@ -65,6 +65,49 @@ export function rankItems(
   /** Every word of the search, stopwords too, for the names it spells exactly (OrganizationOrUser). */
   spelled: readonly string[] = words.map(({ word }) => word),
 ): { ranked: Ranked[]; unmatched: string[] } {
+  const matched = scoreWords(index, words);
+  const joined = spelled.join('');
+  const joinedSingular = spelled.map(singular).join('');
+  const first = words.find(({ role }) => role === 'target')?.word;
+  // A search that starts with one of the schema's verbs ("delete branch") asks for a mutation.
+  const acting = first !== undefined && index.implied.actions.has(first);
+  const mutation = index.view.schema.getMutationType();
+  const pairs = pairsOf(words, matched.rarities);
+  const explains = explainer(words);
+  const { scores, covered, weightOfWords } = matched;
+  const ranked: Ranked[] = [];
+  for (let id = 0; id < scores.length; id++) {
+    if (scores[id] === 0) continue;
+    const item = index.items[id]!;
+    let score = scores[id]!;
+    for (const pair of pairs) if (sideBySide(item.nameStems, pair)) score += pair.bonus;
+    const coverage = weightOfWords === 0 ? 1 : Math.min(1, covered[id]! / weightOfWords);
+    const isMutation = item.kind === 'field' && item.type === mutation;
+    score *=
+      (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage) *
+      (1 - NAME_SHARE + NAME_SHARE * explains(item.nameStems)) *
+      prior(index, id, item) *
+      (isMutation && acting ? ACTION_BOOST : 1);
+    const tier = item.joined.includes(joined) ? 2 : item.joinedSingular.includes(joinedSingular) ? 1 : 0;
+    ranked.push({ id, tier, score });
+  }
+  ranked.sort((a, b) => b.tier - a.tier || b.score - a.score || a.id - b.id);
+  return { ranked, unmatched: matched.unmatched };
+}
+
+interface WordScores {
+  /** Per item: the BM25F score of the search's words. */
+  readonly scores: Float64Array;
+  /** Per item: the weight of the words it holds, of `weightOfWords` in all. */
+  readonly covered: Float64Array;
+  readonly weightOfWords: number;
+  /** How rare each word is in the schema. */
+  readonly rarities: ReadonlyMap<string, number>;
+  readonly unmatched: string[];
+}
+
+/** Each item's BM25F score for the search's words, and how much of the search it holds. */
+function scoreWords(index: SearchIndex, words: readonly SearchWord[]): WordScores {
   const count = index.items.length;
   const scores = new Float64Array(count);
   const covered = new Float64Array(count);
@@ -109,13 +152,14 @@ export function rankItems(
     }
     if (!hint) weightOfWords += weight;
   }
-  const joined = spelled.join('');
-  const joinedSingular = spelled.map(singular).join('');
-  const first = words.find(({ role }) => role === 'target')?.word;
-  // A search that starts with one of the schema's verbs ("delete branch") asks for a mutation.
-  const acting = first !== undefined && index.implied.actions.has(first);
-  const mutation = index.view.schema.getMutationType();
-  const pairs = pairsOf(words, rarities);
+  return { scores, covered, weightOfWords, rarities, unmatched };
+}
+
+/**
+ * How much of a name the search explains: addPullRequestReview less than PullRequest.reviews, for "pull
+ * request reviews". Each name word is looked up once per search.
+ */
+function explainer(words: readonly SearchWord[]): (names: readonly string[]) => number {
   const stems = words.map(({ word }) => stem(word));
   const searched = new Map<string, boolean>();
   const isSearched = (name: string) => {
@@ -126,30 +170,12 @@ export function rankItems(
     }
     return known;
   };
-  const ranked: Ranked[] = [];
-  for (let id = 0; id < count; id++) {
-    if (scores[id] === 0) continue;
-    const item = index.items[id]!;
-    const names = item.nameStems;
-    for (const { first, second, bonus } of pairs) if (sideBySide(names, first, second)) scores[id]! += bonus;
-    // addPullRequestReview explains less of itself than PullRequest.reviews does, for "pull request reviews".
+  return (names) => {
+    if (names.length === 0) return 1;
     let named = 0;
     for (const name of names) if (isSearched(name)) named++;
-    const explained = names.length === 0 ? 1 : named / names.length;
-    const coverage = weightOfWords === 0 ? 1 : Math.min(1, covered[id]! / weightOfWords);
-    const isMutation = item.kind === 'field' && item.type === mutation;
-    const boost = isMutation && acting ? ACTION_BOOST : 1;
-    const score =
-      scores[id]! *
-      (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage) *
-      (1 - NAME_SHARE + NAME_SHARE * explained) *
-      prior(index, id, item) *
-      boost;
-    const tier = item.joined.includes(joined) ? 2 : item.joinedSingular.includes(joinedSingular) ? 1 : 0;
-    ranked.push({ id, tier, score });
-  }
-  ranked.sort((a, b) => b.tier - a.tier || b.score - a.score || a.id - b.id);
-  return { ranked, unmatched };
+    return named / names.length;
+  };
 }
 
 interface Match {
@@ -201,7 +227,7 @@ function pairsOf(words: readonly SearchWord[], rarities: ReadonlyMap<string, num
   return pairs;
 }
 
-function sideBySide(stems: readonly string[], first: string, second: string): boolean {
+function sideBySide(stems: readonly string[], { first, second }: Pair): boolean {
   for (let i = 0; i + 1 < stems.length; i++) if (stems[i] === first && stems[i + 1] === second) return true;
   return false;
 }
