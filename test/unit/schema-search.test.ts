@@ -5,6 +5,7 @@ import { renderSearch } from '../../src/schema/answers/search.ts';
 import { searchIndexOf, searchSchema, searchTerms, splitWords } from '../../src/schema/search.ts';
 import { parseSearch, singular, stem } from '../../src/schema/search-words.ts';
 import { IntrospectedSchema, type SchemaView } from '../../src/schema/view.ts';
+import { loadGitHubSchema } from '../fixtures/github-schema.ts';
 
 const SDL = /* GraphQL */ `
   "A repository pull request."
@@ -267,5 +268,30 @@ describe('renderSearch', () => {
       assert.ok(text.length <= max, `${text.length} > ${max}`);
       assert.match(text, /cut to fit the [\d,]+-character limit/);
     }
+  });
+});
+
+describe('the search index', () => {
+  test('is built once per view: every search of the view shares it', async () => {
+    const view = await viewOf();
+    const first = searchIndexOf(view);
+    assert.equal(searchIndexOf(view), first);
+    assert.equal(await searchIndexOf(view), await first);
+    assert.notEqual(await searchIndexOf(await viewOf(true)), await first);
+  });
+
+  test("MUST let other work run while it is built (GitHub's schema, in slices)", async () => {
+    const view = await new IntrospectedSchema(introspectionFromSchema(loadGitHubSchema().schema)).view(false);
+    void view.paths;
+    let turns = 0;
+    let building = true;
+    const tick = () => {
+      turns++;
+      if (building) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await searchIndexOf(view);
+    building = false;
+    assert.ok(turns > 50, `the event loop turned ${turns} times while the index was built`);
   });
 });
