@@ -269,6 +269,15 @@ describe('renderSearch', () => {
       assert.match(text, /cut to fit the [\d,]+-character limit/);
     }
   });
+
+  test('MUST stay within the budget with the longest first line: a phrase read differently, with unknown words', async () => {
+    const search = 'how many issues of my repositories are about zebras and xylophones';
+    for (let max = 50; max < 3_000; max += 23) {
+      const text = await render(search, max);
+      assert.ok(text.length <= max, `${text.length} > ${max}`);
+    }
+    assert.match(await render(search, 100_000), /No name or description has .*zebras.*: not counted\./);
+  });
 });
 
 describe('the search index', () => {
