@@ -28,7 +28,7 @@ import { singular, splitWords, stem, textWords } from './search-words.js';
 //     `totalCount`), the one who asks (`viewer`, `me`), people (what the viewer is), and times (`…At`).
 
 /** Words that stand for a convention: searchTerms turns "how many" into count and "my" into me. */
-export const CONVENTION = { count: ':count', me: ':me', person: ':person', time: ':time' } as const;
+const CONVENTION = { count: ':count', me: ':me', person: ':person', time: ':time' } as const;
 
 /** The search words each convention answers. */
 export const CONVENTION_OF_TERM: Readonly<Record<string, string>> = {
@@ -210,7 +210,7 @@ function findViewer(schema: GraphQLSchema): GraphQLField<unknown, unknown> | und
 }
 
 /** The type a list of `type` holds: a connection's node type (Relay's `edges { node }`, or `nodes` beside `pageInfo`). */
-export function nodeTypeOf(type: GraphQLNamedType): GraphQLNamedType | undefined {
+function nodeTypeOf(type: GraphQLNamedType): GraphQLNamedType | undefined {
   if (!isObjectType(type)) return undefined;
   const fields = type.getFields();
   const edge = fields.edges === undefined ? undefined : getNamedType(fields.edges.type);

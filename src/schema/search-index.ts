@@ -24,7 +24,7 @@ import { createYielder, mapSliced } from '../common/time-slice.js';
 // type), and what the schema implies about it (search-implied.ts). Built once per view, in slices.
 
 /** The fields of a document, in the order of their weights in search-rank.ts. */
-export const FIELD = {
+const FIELD = {
   name: 0,
   owner: 1,
   description: 2,

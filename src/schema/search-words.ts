@@ -60,7 +60,7 @@ const STOPWORDS = new Set(
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'myself', 'our', 'ours', 'us']);
 
 /** Most words of a search used. */
-export const MAX_SEARCH_TERMS = 16;
+const MAX_SEARCH_TERMS = 16;
 
 /** What a word of a search is to it: what it asks for, or where (after "of", "in", …), or why. */
 export type WordRole = 'target' | 'context' | 'purpose';

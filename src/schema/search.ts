@@ -15,7 +15,7 @@ export { searchTerms, splitWords } from './search-words.js';
 export { buildSearchIndex, type SearchIndex } from './search-index.js';
 
 /** Most results one answer lists; the rest are counted. */
-export const MAX_SEARCH_RESULTS = 40;
+const MAX_SEARCH_RESULTS = 40;
 
 const indexes = new WeakMap<SchemaView, Promise<SearchIndex>>();
 
