@@ -34,7 +34,7 @@ interface Task {
 
 interface TaskFile {
   readonly schema: string;
-  readonly split: 'heldout' | 'tuning';
+  readonly split: 'heldout' | 'heldout2' | 'tuning';
   readonly tasks: readonly Task[];
 }
 

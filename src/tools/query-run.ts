@@ -1,10 +1,8 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { DEFAULT_API, type ApiConfig } from '../config/types.js';
+import { DEFAULT_API } from '../config/types.js';
 import { cancelled, ToolError } from '../common/errors.js';
-import { measureComplexity } from '../graphql/complexity.js';
 import { estimateCost, type CostEstimate } from '../graphql/cost.js';
-import { costAdvice, estimated } from '../graphql/cost-advice.js';
 import { mutationQuestion, rootFieldNames, UnconfirmableMutation } from '../graphql/mutation-question.js';
 import {
   analyseDocument,
@@ -13,7 +11,7 @@ import {
   type AnalysedDocument,
 } from '../graphql/operation.js';
 import { errorCodes, errorMessages, isAuthFailure } from '../graphql/response.js';
-import { hintsForMessages, validateDocument } from '../graphql/validate.js';
+import { hintsForMessages } from '../graphql/validate.js';
 import { describeEndpoint } from '../http/endpoint.js';
 import type { PersistedDocument } from '../http/persisted.js';
 import { postGraphQL, wholeDocumentRefused, type GraphQLResponse } from '../http/post-graphql.js';
@@ -22,8 +20,8 @@ import type { FixedOperation } from '../operations/load.js';
 import { operatorRedactor } from '../redaction/redactor.js';
 import { jsonLengthAtLeast } from '../common/json-length.js';
 import { letInputIn } from '../common/time-slice.js';
-import { thousands } from '../common/text.js';
 import type { Call } from './call.js';
+import { checkAgainstSchema, checkComplexity, checkCost, permissionRefusal } from './query-checks.js';
 import type { Confirm, Decision, MutationAudit, Outcome } from './confirmation.js';
 import { graphqlResult } from './query-result.js';
 import { asTrusted } from './trusted.js';
@@ -91,24 +89,6 @@ export async function runPipeline(
     }
   }
   return execute(plan, call, signal);
-}
-
-/** MUTATION_NOT_ALLOWED when the API refuses every mutation, or the model did not allow this one. */
-function permissionRefusal(config: ApiConfig, allowMutations: boolean): ToolError | undefined {
-  if (config.readOnly) {
-    return new ToolError(
-      'MUTATION_NOT_ALLOWED',
-      config.name === DEFAULT_API
-        ? 'this server was started with --readOnly, so it refuses every mutation'
-        : `the API ${config.name} refuses every mutation (its mutations option is deny)`,
-    );
-  }
-  if (allowMutations) return undefined;
-  const asked = config.mutations === 'allow' ? '' : '; the user is then asked to confirm it';
-  return new ToolError(
-    'MUTATION_NOT_ALLOWED',
-    `the document contains a mutation; set allowMutations to true to run it (only if changing data is intended)${asked}`,
-  );
 }
 
 /**
@@ -180,7 +160,9 @@ async function execute(
 
   // 8. Against the schema, when it is known: a mistake is answered here, with the names that are valid.
   const schema = await schemaToValidate(target, call, signal);
-  if (schema !== undefined) checkAgainstSchema(schema, plan);
+  if (schema !== undefined) {
+    checkAgainstSchema(schema, target.endpoint, document, operation, plan.variables);
+  }
   // Then its cost: the list items it can return, counted with the schema where known.
   const cost = estimateCost(document, operation, {
     variables: plan.variables,
@@ -304,54 +286,6 @@ function audit(plan: Plan, fate: Pick<MutationAudit, 'decision' | 'sent' | 'stat
     fields: rootFieldNames(plan.document, plan.operation),
     ...fate,
   });
-}
-
-/** COMPLEXITY_LIMIT when the operation selects more fields than --maxComplexity. */
-function checkComplexity(
-  config: ApiConfig,
-  document: AnalysedDocument,
-  operation: OperationDefinitionNode,
-): void {
-  if (config.maxComplexity === 0) return;
-  const complexity = measureComplexity(document, operation, config.maxComplexity);
-  if (complexity.value > config.maxComplexity) {
-    throw new ToolError(
-      'COMPLEXITY_LIMIT',
-      `the query selects ${complexity.atLeast ? 'at least ' : ''}${complexity.value} fields, more than the limit of ${config.maxComplexity}; select fewer fields or split the query`,
-    );
-  }
-}
-
-/**
- * COST_LIMIT when the operation can return more list items than --maxCost (cost units where @cost weights
- * count), with the largest contributors and how to lower each; a note when it comes within half of it, before a
- * larger page or one more level is refused.
- */
-function checkCost(config: ApiConfig, cost: CostEstimate, call: Call): void {
-  const limit = config.maxCost;
-  if (limit === 0 || cost.total * 2 < limit) return;
-  const largest = costAdvice(cost, { limit });
-  if (cost.total > limit) {
-    throw new ToolError(
-      'COST_LIMIT',
-      `the query ${estimated(cost)}, more than the limit of ${thousands(limit)}; nothing was sent. Largest: ${largest}`,
-    );
-  }
-  call.notes = [
-    ...call.notes,
-    `Cost: this query ${estimated(cost)}, near the limit of ${thousands(limit)} (a larger page or one more nested list may be refused). Largest: ${largest}`,
-  ];
-}
-
-/** VALIDATION_FAILED, naming each problem and the valid names, when the document does not match the schema. */
-function checkAgainstSchema(schema: GraphQLSchema, plan: Plan): void {
-  const problems = validateDocument(schema, plan.document, plan.operation, plan.variables);
-  if (problems.length === 0) return;
-  throw new ToolError(
-    'VALIDATION_FAILED',
-    `the document does not match the schema of ${describeEndpoint(plan.target.endpoint)}, so it was not sent: ` +
-      problems.map((problem, i) => `${i + 1}) ${problem}`).join(' '),
-  );
 }
 
 /** The person's decision on the mutation, bound to everything that decides the call. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -18,11 +17,11 @@ import { operationTools, type Api } from '../api/api.js';
 import { createServer } from '../server/create-server.js';
 import { StoreUnavailable, type Store } from '../store/store.js';
 import * as diagnostics from '../common/diagnostics.js';
-import type { Askability } from '../tools/confirmation.js';
 import { requestCredentials, type RequestCredentials } from '../call/credentials.js';
 import { apiTarget, callTarget, type CallTarget } from '../call/target.js';
 import { ToolError } from '../common/errors.js';
 import type { FrontTarget } from '../tools/context.js';
+import { stateKeyOf, type Askability } from '../tools/confirmation.js';
 import { Bounds, MAX_BODY_BYTES, type Place } from './bounds.js';
 import { hostProblem } from './host-check.js';
 import {
@@ -48,7 +47,8 @@ export async function serveHttp(
   serving: Serving,
   log: (line: string) => void,
 ): Promise<Running & { url: string }> {
-  const front = new Front(serving, log);
+  // One key signs what travels through clients, session ids as questions' states: --stateKey, else the process's.
+  const front = new Front(serving, log, await stateKeyOf(serving.settings));
   const { settings, started } = serving;
   const server = createHttpServer((req, res) => front.serve(req, res, server));
   await new Promise<void>((resolve, reject) => {
@@ -83,13 +83,14 @@ class Front {
   constructor(
     serving: Serving,
     private readonly log: (line: string) => void,
+    stateKey: string | Buffer,
   ) {
     const { settings, store, prompts, telemetry } = serving;
     const apis = (this.apis = serving.started.apis);
     this.#settings = settings;
     this.#store = store;
     // Without --stateKey, a key of this process: a session minted by one replica is foreign at another.
-    this.#sessions = new Sessions(settings.http.stateKey ?? randomBytes(32));
+    this.#sessions = new Sessions(stateKey);
     this.#questions = new Questions(store, settings.confirmTimeout, settings.http.maxOpenQuestions);
     const { oauth, token } = settings.http;
     this.#oauth =
