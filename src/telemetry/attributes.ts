@@ -47,7 +47,6 @@ export const MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
 export const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** Our metrics. */
-export const GRAPHQL_OPERATION_DURATION = 'graphql_mcp.graphql.operation.duration';
 export const RESULTS_SHORTENED = 'graphql_mcp.results.shortened';
 export const MUTATION_DECISIONS = 'graphql_mcp.mutation.decisions';
 export const REQUESTS_REFUSED = 'graphql_mcp.requests.refused';

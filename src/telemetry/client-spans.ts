@@ -1,10 +1,8 @@
-import { performance } from 'node:perf_hooks';
 import {
   defaultTextMapSetter,
   SpanKind,
   SpanStatusCode,
   trace,
-  type Attributes,
   type Context,
   type Span,
 } from '@opentelemetry/api';
@@ -33,16 +31,13 @@ export class ClientSpans {
   graphqlStarted = (event: GraphQLOperationEvent): Context => {
     const { tracing } = this;
     const parent = tracing.contexts.active();
-    const measure: Attributes = {
-      [names.GRAPHQL_OPERATION_TYPE]: event.type,
-      ...(event.api !== undefined && { [names.API_NAME]: bounded(event.api) }),
-    };
     const span = tracing.tracer.startSpan(
       event.type,
       {
         kind: SpanKind.INTERNAL,
         attributes: {
-          ...measure,
+          [names.GRAPHQL_OPERATION_TYPE]: event.type,
+          ...(event.api !== undefined && { [names.API_NAME]: bounded(event.api) }),
           ...(event.name !== undefined && { [names.GRAPHQL_OPERATION_NAME]: bounded(event.name) }),
           ...(event.cost !== undefined && { [names.COST_ESTIMATE]: event.cost }),
           ...(tracing.documents &&
@@ -51,16 +46,10 @@ export class ClientSpans {
       },
       parent,
     );
-    const started = performance.now();
     this.#open.set(event, {
       end: (ended) => {
-        const errorType = errorTypeOf(ended.error) ?? (ended as GraphQLOperationEvent).failure;
-        failed(span, errorType);
+        failed(span, errorTypeOf(ended.error) ?? (ended as GraphQLOperationEvent).failure);
         span.end();
-        tracing.instruments.graphqlDuration.record((performance.now() - started) / 1000, {
-          ...measure,
-          ...(errorType !== undefined && { [names.ERROR_TYPE]: errorType }),
-        });
       },
     });
     return trace.setSpan(parent, span);
@@ -91,8 +80,9 @@ export class ClientSpans {
       parent,
     );
     const context = trace.setSpan(parent, span);
-    tracing.propagator.inject(context, event.headers, defaultTextMapSetter);
-    delete event.headers.tracestate;
+    const carrier: Record<string, string> = {};
+    tracing.propagator.inject(context, carrier, defaultTextMapSetter);
+    for (const name of SENT_CONTEXT) if (carrier[name] !== undefined) event.headers[name] = carrier[name];
     this.#open.set(event, {
       end: (ended) => {
         const status = (ended.result as { statusCode?: number } | undefined)?.statusCode;
@@ -126,6 +116,9 @@ function errorTypeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && code !== '' ? code : 'error';
 }
+
+/** What of the trace context an API is sent: never `tracestate`, the client's vendors' own. */
+const SENT_CONTEXT = ['traceparent', 'baggage'] as const;
 
 /** The methods the HTTP conventions name; any other is `_OTHER`. */
 const KNOWN_METHODS = new Set([

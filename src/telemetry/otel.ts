@@ -197,11 +197,6 @@ function instrumentsOf(meter: Meter): Instruments {
         'MCP request duration as observed on the receiver from the time it was received until the result is sent.',
       advice: { explicitBucketBoundaries: names.DURATION_BUCKETS },
     }),
-    graphqlDuration: meter.createHistogram(names.GRAPHQL_OPERATION_DURATION, {
-      unit: 's',
-      description: 'Duration of a GraphQL operation sent to an API, its HTTP requests included.',
-      advice: { explicitBucketBoundaries: names.DURATION_BUCKETS },
-    }),
     resultsShortened: meter.createCounter(names.RESULTS_SHORTENED, {
       unit: '{result}',
       description: 'Results shortened to fit their budget.',

@@ -25,8 +25,6 @@ export interface Tracing {
 export interface Instruments {
   /** mcp.server.operation.duration, in seconds. */
   readonly operationDuration: Histogram;
-  /** The GraphQL operation's duration, its HTTP requests included, in seconds. */
-  readonly graphqlDuration: Histogram;
   readonly resultsShortened: Counter;
   readonly mutationDecisions: Counter;
   readonly requestsRefused: Counter;
