@@ -12,7 +12,6 @@ import {
   type RegisteredTool,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Era } from '../tools/diagnostics.js';
 import { declaresApps, followDeclarations } from './declared.js';
 
 // graphql-mcp's MCP App: one view, the HTML that scripts/build.mjs bundles into dist/views/, which shows a
@@ -52,7 +51,8 @@ export class Views {
    */
   constructor(
     server: McpServer,
-    private readonly era: Era,
+    /** The protocol era the server serves: a 2026 request declares its capabilities in its envelope. */
+    private readonly era: 'legacy' | 'modern',
     apps = false,
   ) {
     this.#apps = apps;
