@@ -4,6 +4,7 @@
 //      answers: they import nothing from src/tools/, src/transports/, src/auth/, src/server/, src/startup/,
 //      src/config/, src/call/, src/schema/, src/cli.ts, nor any @modelcontextprotocol package; src/schema/
 //      (source, cache, views, answers) knows nothing of the tools, transports, resources or prompts that use it;
+//      only the edges (src/telemetry/ itself, src/startup/, src/transports/, src/cli.ts) import src/telemetry/;
 //   3. start-up loads no graphql-js: nothing that src/cli.ts reaches through static imports imports `graphql` at
 //      run time (what needs it is loaded with import() on first use);
 //   4. the tools' lazily loaded parts (what src/tools/, src/resources/ and src/cli.ts load with import(), but the
@@ -141,6 +142,19 @@ for (const [file, imports] of graph) {
     if (target.startsWith('@modelcontextprotocol/') || FORBIDDEN.some((upper) => target.startsWith(upper))) {
       problems.push(
         `layering: ${file} imports ${target}, which ${LOWER.find((l) => file.startsWith(l))} must not know`,
+      );
+    }
+  }
+}
+
+// Telemetry is attached at the edges: the domain publishes on diagnostics channels and knows nothing of it.
+const TELEMETRY_EDGES = ['src/telemetry/', 'src/startup/', 'src/transports/', 'src/cli.ts'];
+for (const [file, imports] of graph) {
+  if (TELEMETRY_EDGES.some((edge) => file.startsWith(edge))) continue;
+  for (const target of imports) {
+    if (target.startsWith('src/telemetry/')) {
+      problems.push(
+        `layering: ${file} imports ${target}; only the edges (transports, start-up, the bin) know telemetry`,
       );
     }
   }
