@@ -150,6 +150,16 @@ function scoreFile(index: SearchIndex, file: TaskFile, showMisses: boolean): Sco
   return score;
 }
 
+/** Two scores as one. */
+function added(a: Score | undefined, b: Score): Score {
+  if (a === undefined) return b;
+  const sum = (x: Score['top1'], y: Score['top1']) => ({
+    keywords: x.keywords + y.keywords,
+    phrase: x.phrase + y.phrase,
+  });
+  return { tasks: a.tasks + b.tasks, top1: sum(a.top1, b.top1), top5: sum(a.top5, b.top5) };
+}
+
 interface Timings {
   readonly searches: readonly number[];
   readonly build: { readonly build: readonly number[]; readonly stall: number } | undefined;
@@ -170,9 +180,11 @@ async function main(): Promise<void> {
     const counts = [view.types.length, index.items.length].map((n) => n.toLocaleString('en-US'));
     sizes.push(`${label}: ${counts[0]} types, ${counts[1]} types and members indexed`);
     const mine = files.filter((candidate) => candidate.schema === name);
+    // The files of one split add up (tuning: the first round's and the second's).
     for (const file of mine) {
       checkNeeds(schema, file);
-      scores.set(`${name} ${file.split}`, scoreFile(index, file, showMisses));
+      const key = `${name} ${file.split}`;
+      scores.set(key, added(scores.get(key), scoreFile(index, file, showMisses)));
     }
     if (name === 'github' && !process.argv.includes('--no-timing')) {
       progress('timing searches');
@@ -211,14 +223,15 @@ function report(sizes: readonly string[], scores: ReadonlyMap<string, Score>, ti
       `index build on GitHub's schema, median of ${BUILD_ROUNDS}: ${ms(median(build.build))}; longest event-loop wait meanwhile: ${ms(build.stall)}`,
     );
   }
-  const held = scores.get('github heldout');
+  // The targets are read on the tasks nobody tuned on: written apart from the search, never looked at for it.
+  const held = scores.get('github heldout2');
   if (held !== undefined) {
     const check = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     const keywords = held.top5.keywords / held.tasks;
     const phrase = held.top5.phrase / held.tasks;
     lines.push(
       '',
-      "targets (GitHub's schema, held-out tasks)",
+      "targets (GitHub's schema, the tasks of heldout2, written apart from the search and never tuned on)",
       `  keywords top-5 >= ${percent(TARGETS.keywordsTop5, 1)}: ${percent(keywords, 1)}  ${check(keywords >= TARGETS.keywordsTop5)}`,
       `  phrase top-5 >= ${percent(TARGETS.phraseTop5, 1)}: ${percent(phrase, 1)}  ${check(phrase >= TARGETS.phraseTop5)}`,
     );
