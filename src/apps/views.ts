@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   registerAppResource,
@@ -131,7 +130,10 @@ export class Views {
 let html: Promise<string> | undefined;
 function viewHtml(): Promise<string> {
   // dist/views/ beside the bundle that runs (__dirname is the bundle's own directory).
-  html ??= readFile(join(__dirname, 'views', QUERY_VIEW_FILE), 'utf8');
+  // node:fs/promises too is loaded then: start-up does not pay for it.
+  html ??= import('node:fs/promises').then(({ readFile }) =>
+    readFile(join(__dirname, 'views', QUERY_VIEW_FILE), 'utf8'),
+  );
   html.catch(() => (html = undefined));
   return html;
 }

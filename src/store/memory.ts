@@ -19,8 +19,11 @@ export interface MemoryStoreOptions {
 
 /** A Store for one process. */
 export class MemoryStore implements Store {
-  /** The marks live as long as this process: what another process (or this one before a restart) minted is stale. */
-  readonly #epoch = globalThis.crypto.randomUUID();
+  /**
+   * The marks live as long as this process: what another process (or this one before a restart) minted is stale.
+   * Made when first asked for: start-up does not load node:crypto.
+   */
+  #epoch: string | undefined;
   readonly #now: () => number;
   /** Single-use marks, until when they hold. */
   readonly #used = new Map<string, number>();
@@ -35,7 +38,7 @@ export class MemoryStore implements Store {
   }
 
   async epoch(): Promise<string> {
-    return this.#epoch;
+    return (this.#epoch ??= (await import('node:crypto')).randomUUID());
   }
 
   async claimOnce(key: string, ttlSeconds: number, epoch: string): Promise<Claim> {
