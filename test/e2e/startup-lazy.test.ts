@@ -1,0 +1,68 @@
+// Start-up pays only for what serving needs: a server that starts and lists its tools, and is closed, has loaded
+// neither node:crypto (loaded when a question is first signed, an epoch first made, a token first hashed) nor
+// node:fs/promises (the MCP Apps view, read when a client first asks for it). The built server, preloaded with a
+// probe that records the built-in modules it loaded.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CLI } from '../fixtures/mcp.ts';
+
+const PROBE = new URL('../fixtures/module-probe.cjs', import.meta.url).pathname;
+
+/** The built-in modules a server loaded, started with `args` and asked `ask` by a client. */
+async function loadedBy(
+  ask: (client: Client) => Promise<unknown>,
+  capabilities: Record<string, unknown> = {},
+): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-probe-'));
+  const file = join(dir, 'modules.json');
+  try {
+    const client = new Client({ name: 'startup-lazy', version: '1.0.0' }, { capabilities });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--require', PROBE, CLI, '--endpoint=http://127.0.0.1:9/graphql'],
+      env: { PATH: process.env.PATH ?? '', MODULE_PROBE_FILE: file },
+      stderr: 'ignore',
+    });
+    await client.connect(transport);
+    await ask(client);
+    const exited = new Promise((resolve) => (transport.onclose = () => resolve(undefined)));
+    await client.close();
+    await exited;
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as string[];
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    assert.fail('the probe wrote nothing');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('start-up and tools/list load neither node:crypto nor node:fs/promises', async () => {
+  const loaded = await loadedBy((client) => client.listTools());
+  assert.ok(loaded.length > 0, 'the probe recorded modules');
+  assert.deepEqual(
+    loaded.filter((name) => name === 'NativeModule crypto' || name === 'NativeModule fs/promises'),
+    [],
+  );
+});
+
+test('the check can fail: reading the MCP Apps view loads node:fs/promises', async () => {
+  const apps = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+  const loaded = await loadedBy(async (client) => {
+    await client.listTools();
+    await client.readResource({ uri: 'ui://graphql-mcp/query' });
+  }, apps);
+  assert.ok(
+    loaded.includes('NativeModule fs/promises'),
+    loaded.filter((name) => name.includes('fs')).join(', '),
+  );
+});
