@@ -5,15 +5,11 @@
 // what was sent.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  Client as ClientV2,
-  StreamableHTTPClientTransport as HttpTransportV2,
-  withInputRequired,
-} from '@modelcontextprotocol/client';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { rawRequest } from '../fixtures/http-mcp.ts';
 import { LegacyClient } from '../fixtures/legacy-client.ts';
+import { modernClient } from '../fixtures/modern-client.ts';
 import { CLUSTER_MISSING, startCluster, type Cluster } from './harness.ts';
 
 const ADD = 'mutation Add($id: ID!) { addReview(bookId: $id, rating: 3) { rating } }';
@@ -90,7 +86,7 @@ describe('mutations confirmed across three replicas sharing Redis', { skip: CLUS
 
   test('MUST run a 2026 answer once when it is replayed to every replica at once', async () => {
     const urls = cluster.replicas.map((replica) => replica.process().url);
-    const clients = await Promise.all(urls.map((url) => modernClient(url)));
+    const clients = await Promise.all(urls.map((url) => modernClient({ url })));
     try {
       const before = mutationsSent();
       const state = await clients[0]!.ask(add);
@@ -145,37 +141,3 @@ describe('mutations confirmed across three replicas sharing Redis', { skip: CLUS
     await cluster.restart(2);
   });
 });
-
-/** A 2026-07-28 client that answers a question by hand, to replay its answer where it likes. */
-async function modernClient(url: string) {
-  const client = new ClientV2(
-    { name: 'cluster-2026', version: '1.0.0' },
-    {
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      capabilities: { elicitation: { form: {} } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(new HttpTransportV2(new URL(url)));
-  const anyResult = withInputRequired({
-    '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) },
-  } as never);
-  type Answer = { isError?: boolean; content?: Array<{ text?: string }>; requestState?: string };
-  const send = (params: Record<string, unknown>) =>
-    client.request({ method: 'tools/call', params } as never, anyResult, {
-      allowInputRequired: true,
-    }) as unknown as Promise<Answer>;
-  return {
-    async ask(args: Record<string, unknown>): Promise<string> {
-      return (await send({ name: 'graphql_query', arguments: args })).requestState!;
-    },
-    answer: (args: Record<string, unknown>, requestState: string) =>
-      send({
-        name: 'graphql_query',
-        arguments: args,
-        inputResponses: { confirm: { action: 'accept', content: {} } },
-        requestState,
-      }),
-    close: () => client.close(),
-  };
-}

@@ -11,7 +11,6 @@ import { after, before, describe, test } from 'node:test';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpTransportV2,
-  withInputRequired,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -23,6 +22,7 @@ import { createLibraryApi } from '../../demo/library-api.ts';
 import { spawnHttpMcp, startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
 import { startIssuer, type TestIssuer } from '../fixtures/issuer.ts';
 import { CLI } from '../fixtures/mcp.ts';
+import { modernClient } from '../fixtures/modern-client.ts';
 
 const MODERN = '2026-07-28';
 const TOKEN = 'Bearer tok-Conf1rm-9f8e7d6c5b4a';
@@ -416,63 +416,19 @@ describe('clients that cannot ask', () => {
   });
 });
 
-/** A 2026-07-28 client that sees the question as a result and answers it by hand, as a tampering client could. */
-async function manualClient(target: {
+/** A 2026-07-28 client that answers by hand (test/fixtures/modern-client.ts), over stdio or HTTP. */
+function manualClient(target: {
   args?: readonly string[];
   /** The whole command line instead of stdioArgs(args). */
   argv?: readonly string[];
   url?: string;
   headers?: Record<string, string>;
 }) {
-  const client = new ClientV2(
-    { name: 'confirm-manual', version: '1.0.0' },
-    {
-      versionNegotiation: { mode: { pin: MODERN } },
-      capabilities: { elicitation: { form: {} } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(
+  return modernClient(
     target.url !== undefined
-      ? new HttpTransportV2(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
-      : new StdioTransportV2({
-          command: process.execPath,
-          args: target.argv !== undefined ? [...target.argv] : stdioArgs(target.args ?? []),
-          env: { PATH: process.env.PATH ?? '' },
-          stderr: 'ignore',
-        }),
+      ? { url: target.url, headers: target.headers ?? {} }
+      : { command: process.execPath, args: target.argv ?? stdioArgs(target.args ?? []) },
   );
-  const anyResult = withInputRequired({
-    '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) },
-  } as never);
-  const send = (params: Record<string, unknown>) =>
-    client.request({ method: 'tools/call', params } as never, anyResult, {
-      allowInputRequired: true,
-    }) as unknown as Promise<Result & { resultType?: string; requestState?: string }>;
-  let question = '';
-  return {
-    /** Calls the tool and returns the state of the question it asks. */
-    async ask(args: Record<string, unknown>): Promise<string> {
-      const asked = await send({ name: 'graphql_query', arguments: args });
-      assert.equal(asked.resultType, 'input_required', JSON.stringify(asked).slice(0, 300));
-      const requests = (asked as { inputRequests?: Record<string, { params?: { message?: string } }> })
-        .inputRequests;
-      question = requests?.confirm?.params?.message ?? '';
-      return asked.requestState!;
-    },
-    /** The question the last `ask` was answered with. */
-    lastQuestion: () => question,
-    /** Calls the tool again with an answer and a state. */
-    answer(args: Record<string, unknown>, requestState: string, action: Action = 'accept'): Promise<Result> {
-      return send({
-        name: 'graphql_query',
-        arguments: args,
-        inputResponses: { confirm: { action, ...(action === 'accept' ? { content: {} } : {}) } },
-        requestState,
-      });
-    },
-    close: () => client.close(),
-  };
 }
 
 describe('the state a 2026-07-28 answer carries', () => {
