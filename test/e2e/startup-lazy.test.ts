@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI } from '../fixtures/mcp.ts';
 
-const PROBE = new URL('../fixtures/module-probe.cjs', import.meta.url).pathname;
+const PROBE = new URL('../fixtures/module-probe.mjs', import.meta.url).href;
 
 /** The built-in modules a server loaded, started with `args` and asked `ask` by a client. */
 async function loadedBy(
@@ -24,7 +24,7 @@ async function loadedBy(
     const client = new Client({ name: 'startup-lazy', version: '1.0.0' }, { capabilities });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--require', PROBE, CLI, '--endpoint=http://127.0.0.1:9/graphql'],
+      args: ['--import', PROBE, CLI, '--endpoint=http://127.0.0.1:9/graphql'],
       env: { PATH: process.env.PATH ?? '', MODULE_PROBE_FILE: file },
       stderr: 'ignore',
     });
