@@ -29,12 +29,25 @@ const INSTRUCTIONS =
 const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const;
 const PRIVATE_LIST_CACHE = { ...LIST_CACHE, cacheScope: 'private' } as const;
 
-function listCache(perUser: boolean, watched: boolean, apisWatched: boolean) {
-  const hint = perUser ? PRIVATE_LIST_CACHE : LIST_CACHE;
-  // Watched files may change the tools and the resources at any time, and a watched config file the prompts
-  // that name its APIs: then those lists are not to be kept.
-  const fixed = { 'resources/templates/list': hint, ...(!apisWatched && { 'prompts/list': hint }) };
-  return watched ? fixed : { ...fixed, 'tools/list': hint, 'resources/list': hint, 'server/discover': hint };
+interface ListsDependOn {
+  /** The user's token (per-tool OAuth scopes). */
+  readonly user: boolean;
+  /** The client's declaration of MCP Apps: the view's resource and the app-only tool are listed to it alone. */
+  readonly client: boolean;
+  /** Watched operation or config files, which may change the tools and resources at any time. */
+  readonly files: boolean;
+  /** A watched config file, which may change the prompts that name its APIs. */
+  readonly apis: boolean;
+}
+
+function listCache(dependOn: ListsDependOn) {
+  const hint = dependOn.user ? PRIVATE_LIST_CACHE : LIST_CACHE;
+  // A shared cache cannot tell clients apart: what differs between them is for each one's own cache.
+  const clientHint = dependOn.client ? PRIVATE_LIST_CACHE : hint;
+  const fixed = { 'resources/templates/list': hint, ...(!dependOn.apis && { 'prompts/list': hint }) };
+  return dependOn.files
+    ? fixed
+    : { ...fixed, 'tools/list': clientHint, 'resources/list': clientHint, 'server/discover': hint };
 }
 
 /**
@@ -96,7 +109,12 @@ export function createServer(
         ...featureCapabilities(features, live, watched),
       },
       instructions: INSTRUCTIONS,
-      cacheHints: listCache(options.allowTool !== undefined, watched, live.watched),
+      cacheHints: listCache({
+        user: options.allowTool !== undefined,
+        client: features.views,
+        files: watched,
+        apis: live.watched,
+      }),
       // A reload removes, updates and adds tools one by one, each of which would tell the client again.
       debouncedNotificationMethods: [
         'notifications/tools/list_changed',

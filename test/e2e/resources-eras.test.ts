@@ -63,7 +63,13 @@ let work: string;
 let args: string[];
 let refusingArgs: string[];
 let narrowArgs: string[];
-let remote: { main: HttpMcpProcess; refusing: HttpMcpProcess; narrow: HttpMcpProcess };
+let introspectingArgs: string[];
+let remote: {
+  main: HttpMcpProcess;
+  refusing: HttpMcpProcess;
+  narrow: HttpMcpProcess;
+  introspecting: HttpMcpProcess;
+};
 
 before(async () => {
   api = await startFaultServer();
@@ -78,16 +84,23 @@ before(async () => {
   args = [`--endpoint=${endpoint}`, `--operations=${OPERATIONS}`, `--prompts=${work}`];
   refusingArgs = [`--endpoint=${refuse}`];
   narrowArgs = [`--endpoint=${endpoint}`, '--tools=graphql_query'];
-  const [main, refusing, narrow] = await Promise.all([
+  introspectingArgs = [`--endpoint=${endpoint}`, '--tools=graphql_introspect'];
+  const [main, refusing, narrow, introspecting] = await Promise.all([
     startHttpMcp(args),
     startHttpMcp(refusingArgs),
     startHttpMcp(narrowArgs),
+    startHttpMcp(introspectingArgs),
   ]);
-  remote = { main: main, refusing: refusing, narrow: narrow };
+  remote = { main, refusing, narrow, introspecting };
 });
 
 after(async () => {
-  await Promise.all([remote?.main.stop(), remote?.refusing.stop(), remote?.narrow.stop()]);
+  await Promise.all([
+    remote?.main.stop(),
+    remote?.refusing.stop(),
+    remote?.narrow.stop(),
+    remote?.introspecting.stop(),
+  ]);
   await api.close();
   rmSync(work, { recursive: true, force: true });
 });
@@ -329,18 +342,26 @@ for (const transport of ['stdio', 'http'] as const) {
       });
 
       if (era === 'modern') {
-        test(`gets caching hints: the lists for 5 minutes${watched ? ' but that of resources' : ''}, a schema for --schemaTtl`, async () => {
+        test(`gets caching hints: the lists for 5 minutes, for each client's own cache where they depend on its MCP Apps declaration${watched ? ' (with watched files, those of tools and resources not at all)' : ''}, a schema for --schemaTtl`, async () => {
           const modern = client.modern!;
           const hints = (result: Record<string, unknown>) => [result.ttlMs, result.cacheScope];
-          assert.deepEqual(hints(await modern.listResources()), [
-            watched ? 0 : 300_000,
-            watched ? 'private' : 'public',
-          ]);
+          // The view's resource and the app-only tool are listed only to a client that declares MCP Apps.
+          const listed = [watched ? 0 : 300_000, 'private'];
+          assert.deepEqual(hints(await modern.listResources()), listed);
+          assert.deepEqual(hints(await modern.listTools()), listed);
           assert.deepEqual(hints(await modern.listResourceTemplates()), [300_000, 'public']);
           assert.deepEqual(hints(await modern.listPrompts()), [300_000, 'public']);
           assert.deepEqual(hints(await modern.readResource({ uri: SCHEMA })), [300_000, 'public']);
           const operation = await modern.readResource({ uri: OPERATION_URIS[0]! });
           assert.deepEqual(hints(operation), [watched ? 0 : 300_000, 'public']);
+          // Without graphql_query or operations there is no view: the lists are the same for every client.
+          const introspecting = await connect(era, transport, introspectingArgs, remote.introspecting.url);
+          try {
+            assert.deepEqual(hints(await introspecting.modern!.listTools()), [300_000, 'public']);
+            assert.deepEqual(hints(await introspecting.modern!.listResources()), [300_000, 'public']);
+          } finally {
+            await introspecting.close();
+          }
         });
       }
     });
