@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { OAuthOptions } from '../config/types.js';
+import { discoverEndpoint } from '../credentials/discovery.js';
 
 // An access token is a JWT that the organisation's authorization server issued for this server. Its signature
 // is checked against the issuer's published keys (JWKS, discovered from the issuer's metadata, cached, fetched
@@ -101,35 +102,9 @@ export class JwtVerifier implements OAuthTokenVerifier {
     return this.#discovering;
   }
 
-  async #jwksUri(): Promise<URL> {
-    if (this.options.jwksUri !== undefined) return this.options.jwksUri;
-    const issuer = this.options.issuer;
-    const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
-    // RFC 8414 (the well-known part before the issuer's path), then OpenID Connect Discovery.
-    const candidates = [
-      `${issuer.origin}/.well-known/oauth-authorization-server${path}`,
-      `${issuer.origin}${path}/.well-known/openid-configuration`,
-    ];
-    let last: unknown;
-    for (const candidate of candidates) {
-      try {
-        const response = await fetch(candidate, {
-          signal: AbortSignal.timeout(ISSUER_TIMEOUT_MS),
-          redirect: 'error',
-        });
-        if (!response.ok) throw new Error(`HTTP ${response.status} from ${candidate}`);
-        const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
-        if (String(metadata.issuer).replace(/\/$/, '') !== issuer.href.replace(/\/$/, '')) {
-          throw new Error(`the metadata at ${candidate} names another issuer`);
-        }
-        if (typeof metadata.jwks_uri !== 'string')
-          throw new Error(`the metadata at ${candidate} has no jwks_uri`);
-        return new URL(metadata.jwks_uri);
-      } catch (error) {
-        last = error;
-      }
-    }
-    throw last;
+  #jwksUri(): Promise<URL> {
+    if (this.options.jwksUri !== undefined) return Promise.resolve(this.options.jwksUri);
+    return discoverEndpoint(this.options.issuer, 'jwks_uri', ISSUER_TIMEOUT_MS);
   }
 }
 

@@ -36,7 +36,20 @@ export class ProviderError extends Error {
     /** `https://idp.example.com/oauth2/token` (no query string). */
     readonly at: string,
   ) {
-    super(`${failure.kind} at ${at}`);
+    super(`${at} ${inWords(failure)}`);
+  }
+}
+
+function inWords(failure: ProviderFailure): string {
+  switch (failure.kind) {
+    case 'refused':
+      return `refused: ${failure.error}`;
+    case 'unreachable':
+      return `could not be reached (${failure.code})`;
+    case 'timeout':
+      return 'did not answer in time';
+    case 'invalid':
+      return `gave no usable answer: ${failure.problem}`;
   }
 }
 
