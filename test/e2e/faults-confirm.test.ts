@@ -187,10 +187,16 @@ describe('remote mode with Redis under faults', { skip: REDIS_MISSING }, () => {
   const restore = async () => {
     if (redis.running()) redis.thaw();
     else await redis.start();
+    // /health answers 200 whatever the store's state (queries still run); its body says whether the store,
+    // its subscriber for answers included, is reachable again.
     await until(
       'the store is back',
-      async () => (await fetch(remote.url.replace(/\/mcp$/, '/health'))).ok,
-      5_000,
+      async () => {
+        const health = await fetch(remote.url.replace(/\/mcp$/, '/health'));
+        const body = (await health.json()) as { store?: { state?: string } };
+        return body.store?.state === 'reachable';
+      },
+      15_000,
     );
   };
 
