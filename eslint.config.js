@@ -16,15 +16,6 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
   },
   {
-    // The bin's launcher is CommonJS, loaded by Node before the bundle.
-    files: ['src/**/*.cjs'],
-    languageOptions: {
-      sourceType: 'commonjs',
-      globals: { require: 'readonly', __dirname: 'readonly', setTimeout: 'readonly' },
-    },
-    rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'error' },
-  },
-  {
     // stdout is the MCP protocol: server code writes diagnostics to stderr only.
     files: ['src/**/*.ts'],
     rules: { 'no-console': 'error' },
