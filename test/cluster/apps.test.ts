@@ -8,6 +8,7 @@ import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-serv
 import { createLibraryApi } from '../../demo/library-api.ts';
 import type { CallToolResult } from '../fixtures/mcp.ts';
 import { CLUSTER_MISSING, startCluster, type Cluster } from './harness.ts';
+import { mutationsReceived } from '../fixtures/mutations.ts';
 
 const APPS: ClientCapabilities = {
   extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
@@ -21,10 +22,7 @@ const add = {
 describe('the confirmation panel across three replicas sharing Redis', { skip: CLUSTER_MISSING }, () => {
   let api: RunningGraphQLServer;
   let cluster: Cluster;
-  const mutationsSent = () =>
-    api.requests.filter((request) =>
-      /^mutation\b/.test((JSON.parse(request.body) as { query: string }).query),
-    ).length;
+  const mutationsSent = () => mutationsReceived(api);
 
   before(async () => {
     const library = createLibraryApi();

@@ -11,6 +11,7 @@ import { rawRequest } from '../fixtures/http-mcp.ts';
 import { LegacyClient } from '../fixtures/legacy-client.ts';
 import { modernClient } from '../fixtures/modern-client.ts';
 import { CLUSTER_MISSING, startCluster, type Cluster } from './harness.ts';
+import { mutationsReceived } from '../fixtures/mutations.ts';
 
 const ADD = 'mutation Add($id: ID!) { addReview(bookId: $id, rating: 3) { rating } }';
 const add = { query: ADD, variables: { id: 'b2' }, allowMutations: true };
@@ -22,10 +23,7 @@ const text = (response: Record<string, unknown>) =>
 describe('mutations confirmed across three replicas sharing Redis', { skip: CLUSTER_MISSING }, () => {
   let api: RunningGraphQLServer;
   let cluster: Cluster;
-  const mutationsSent = () =>
-    api.requests.filter((request) =>
-      /^mutation\b/.test((JSON.parse(request.body) as { query: string }).query),
-    ).length;
+  const mutationsSent = () => mutationsReceived(api);
 
   before(async () => {
     const library = createLibraryApi();

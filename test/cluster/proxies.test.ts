@@ -18,6 +18,7 @@ import { checkHaproxy, HAPROXY_MISSING, haproxyConfig } from './haproxy.ts';
 import { CLUSTER_MISSING, startCluster, type Cluster } from './harness.ts';
 import { checkNginx, NGINX_MISSING, nginxBlock, startNginx, type Nginx } from './nginx.ts';
 import { eventually } from './processes.ts';
+import { mutationsReceived } from '../fixtures/mutations.ts';
 
 const ADD = 'mutation Add($id: ID!) { addReview(bookId: $id, rating: 2) { rating } }';
 const add = { query: ADD, variables: { id: 'b3' }, allowMutations: true };
@@ -72,10 +73,7 @@ describe('a person asked through each documented proxy', { skip: CLUSTER_MISSING
   let api: RunningGraphQLServer;
   let cluster: Cluster;
   let nginx: Nginx | undefined;
-  const mutationsSent = () =>
-    api.requests.filter((request) =>
-      /^mutation\b/.test((JSON.parse(request.body) as { query: string }).query),
-    ).length;
+  const mutationsSent = () => mutationsReceived(api);
 
   before(async () => {
     const library = createLibraryApi();

@@ -17,6 +17,7 @@ import { responseOf } from '../fixtures/client-views.ts';
 import { runUntilExitOrServing, spawnHttpMcp, startHttpMcp } from '../fixtures/http-mcp.ts';
 import { startIssuer } from '../fixtures/issuer.ts';
 import { runCli, startMcp, texts, type CallToolResult, type McpSession } from '../fixtures/mcp.ts';
+import { freePort } from '../fixtures/oauth-remote.ts';
 
 /** A GraphQL API on 127.0.0.1 that answers only its own token, and logs every request. */
 interface TokenApi {
@@ -602,12 +603,3 @@ describe('remote mode with OAuth and per-API scopes', () => {
     }
   });
 });
-
-/** A free port of 127.0.0.1, for a server whose audience URL must be known before it starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

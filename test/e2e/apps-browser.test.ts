@@ -17,6 +17,7 @@ import { chromium, type BrowserContext, type FrameLocator, type Page } from 'pla
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
 import { CLI } from '../fixtures/mcp.ts';
+import { mutationsReceived } from '../fixtures/mutations.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -97,10 +98,7 @@ describe('the MCP App in Chromium', { skip }, () => {
   });
 
   /** The mutations the API received. */
-  const mutationsSent = () =>
-    api.requests.filter((request) =>
-      /^mutation\b/.test((JSON.parse(request.body) as { query: string }).query),
-    ).length;
+  const mutationsSent = () => mutationsReceived(api);
 
   /** Calls a tool as the model would, and shows its result in the tool's view, as the host would. */
   async function show(

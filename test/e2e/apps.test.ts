@@ -13,9 +13,11 @@ import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { spawnHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
-import { startIssuer, type TestIssuer } from '../fixtures/issuer.ts';
+import type { HttpMcpProcess } from '../fixtures/http-mcp.ts';
+import type { TestIssuer } from '../fixtures/issuer.ts';
 import { CLI, type CallToolResult } from '../fixtures/mcp.ts';
+import { mutationsReceived } from '../fixtures/mutations.ts';
+import { startOAuthRemote } from '../fixtures/oauth-remote.ts';
 
 const MIME = 'text/html;profile=mcp-app';
 const APPS: ClientCapabilities = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MIME] } } };
@@ -42,9 +44,7 @@ after(async () => {
 });
 
 /** The mutations the API received. */
-const mutationsSent = () =>
-  api.requests.filter((request) => /^mutation\b/.test((JSON.parse(request.body) as { query: string }).query))
-    .length;
+const mutationsSent = () => mutationsReceived(api);
 const text = (result: CallToolResult) => (result.content[0] as { text?: string } | undefined)?.text ?? '';
 const confirmationOf = (result: CallToolResult) =>
   (result._meta as Record<string, unknown> | undefined)?.['graphql-mcp/confirmation'] as string;
@@ -273,16 +273,7 @@ describe('remote mode: the session id carries MCP Apps, and a confirmation is it
   let remote: HttpMcpProcess;
   let audience: string;
   before(async () => {
-    issuer = await startIssuer();
-    const port = await freePort();
-    audience = `http://127.0.0.1:${port}/mcp`;
-    remote = await spawnHttpMcp([
-      '--transport=http',
-      `--port=${port}`,
-      `--endpoint=${api.url}`,
-      `--oauthIssuer=${issuer.issuer}`,
-      `--oauthAudience=${audience}`,
-    ]);
+    ({ issuer, remote, audience } = await startOAuthRemote([`--endpoint=${api.url}`]));
   });
   after(async () => {
     await remote?.stop();
@@ -353,12 +344,3 @@ describe('remote mode: the session id carries MCP Apps, and a confirmation is it
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -4,7 +4,6 @@
 // proves what was sent, and that the document shown is the document the API received.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -19,10 +18,11 @@ import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextp
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { spawnHttpMcp, startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
-import { startIssuer, type TestIssuer } from '../fixtures/issuer.ts';
+import { startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
+import type { TestIssuer } from '../fixtures/issuer.ts';
 import { CLI } from '../fixtures/mcp.ts';
 import { modernClient } from '../fixtures/modern-client.ts';
+import { startOAuthRemote } from '../fixtures/oauth-remote.ts';
 
 const MODERN = '2026-07-28';
 const TOKEN = 'Bearer tok-Conf1rm-9f8e7d6c5b4a';
@@ -586,16 +586,7 @@ describe('the user an answer is bound to (remote mode with OAuth)', () => {
   let remote: HttpMcpProcess;
   let audience: string;
   before(async () => {
-    issuer = await startIssuer();
-    const port = await freePort();
-    audience = `http://127.0.0.1:${port}/mcp`;
-    remote = await spawnHttpMcp([
-      '--transport=http',
-      `--port=${port}`,
-      `--endpoint=${api.url}`,
-      `--oauthIssuer=${issuer.issuer}`,
-      `--oauthAudience=${audience}`,
-    ]);
+    ({ issuer, remote, audience } = await startOAuthRemote([`--endpoint=${api.url}`]));
   });
   after(async () => {
     await remote?.stop();
@@ -646,12 +637,3 @@ describe('the user an answer is bound to (remote mode with OAuth)', () => {
     }
   });
 });
-
-/** A free port of 127.0.0.1, for a server whose audience URL must be known before it starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

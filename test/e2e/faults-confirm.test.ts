@@ -12,6 +12,7 @@ import { REDIS_MISSING, startRedis, type RedisServer } from '../cluster/redis.ts
 import { startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
 import { LegacyClient } from '../fixtures/legacy-client.ts';
 import { modernClient, type ModernResult } from '../fixtures/modern-client.ts';
+import { mutationsReceived } from '../fixtures/mutations.ts';
 
 const STATE_KEY = 'a-state-key-shared-by-replicas-0123456789abcdef';
 const ADD = 'mutation Add($id: ID!) { addReview(bookId: $id, rating: 5, text: "faults") { rating } }';
@@ -33,9 +34,7 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
   }
 }
 
-const mutationsSent = () =>
-  api.requests.filter((request) => /^mutation\b/.test((JSON.parse(request.body) as { query: string }).query))
-    .length;
+const mutationsSent = () => mutationsReceived(api);
 const text = (result: ModernResult) => result.content.map((item) => item.text ?? '').join('\n');
 const textOf = (response: Record<string, unknown>) =>
   ((response.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [])

@@ -2,7 +2,6 @@
 // test time, test/fixtures/issuer.ts) and a real GraphQL API: valid tokens work; every kind of bad token is
 // refused with the right status and WWW-Authenticate challenge before anything reaches the API.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import {
   Client,
@@ -21,6 +20,7 @@ import {
   type HttpMcpProcess,
 } from '../fixtures/http-mcp.ts';
 import { startIssuer, type TestIssuer } from '../fixtures/issuer.ts';
+import { freePort } from '../fixtures/oauth-remote.ts';
 
 let api: RunningGraphQLServer;
 let issuer: TestIssuer;
@@ -33,14 +33,6 @@ const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 before(async () => {
   const library = createLibraryApi();

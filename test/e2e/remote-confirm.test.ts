@@ -7,9 +7,11 @@ import { createServer as createNetServer, connect, type Server, type Socket } fr
 import { after, before, describe, test } from 'node:test';
 import { serveGraphQL, type RunningGraphQLServer } from '../../demo/graphql-server.ts';
 import { createLibraryApi } from '../../demo/library-api.ts';
-import { spawnHttpMcp, startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
-import { startIssuer, type TestIssuer } from '../fixtures/issuer.ts';
+import { startHttpMcp, type HttpMcpProcess } from '../fixtures/http-mcp.ts';
+import type { TestIssuer } from '../fixtures/issuer.ts';
 import { LegacyClient } from '../fixtures/legacy-client.ts';
+import { mutationsReceived } from '../fixtures/mutations.ts';
+import { startOAuthRemote } from '../fixtures/oauth-remote.ts';
 
 const TOKEN = 'shared-token-0123456789abcdef';
 const ADD = 'mutation Add($id: ID!) { addReview(bookId: $id, rating: 4, text: "secret words") { rating } }';
@@ -22,9 +24,7 @@ before(async () => {
 });
 after(() => api?.close());
 
-const mutationsSent = () =>
-  api.requests.filter((request) => /^mutation\b/.test((JSON.parse(request.body) as { query: string }).query))
-    .length;
+const mutationsSent = () => mutationsReceived(api);
 const textOf = (response: Record<string, unknown>) =>
   ((response.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [])
     .map((item) => item.text)
@@ -153,16 +153,7 @@ describe('the answer of another user (OAuth)', () => {
   let remote: HttpMcpProcess;
   let audience: string;
   before(async () => {
-    issuer = await startIssuer();
-    const port = await freePort();
-    audience = `http://127.0.0.1:${port}/mcp`;
-    remote = await spawnHttpMcp([
-      '--transport=http',
-      `--port=${port}`,
-      `--endpoint=${api.url}`,
-      `--oauthIssuer=${issuer.issuer}`,
-      `--oauthAudience=${audience}`,
-    ]);
+    ({ issuer, remote, audience } = await startOAuthRemote([`--endpoint=${api.url}`]));
   });
   after(async () => {
     await remote?.stop();
@@ -273,11 +264,3 @@ describe('a person who takes longer than a proxy idles', () => {
     );
   }
 });
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
