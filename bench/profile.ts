@@ -1,7 +1,7 @@
 // --cpu-prof: where our server's time goes under the bench's load. The shipped bundles are minified, so the
 // server is bundled again for the profile without minifying: functions keep their names, and esbuild's
 // "// path" comment before each bundled module tells which package or source file a line belongs to.
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Api } from './api.ts';
@@ -9,8 +9,8 @@ import type { BenchOptions } from './options.ts';
 import { openSession } from './processes.ts';
 import { count } from './stats.ts';
 
-/** The profiled bundle, beside the profile. */
-const BIN = 'server.cjs';
+/** The profiled bundle's directory, beside the profile; its entry is server.mjs. */
+const BUNDLE = 'bundle';
 
 interface CpuProfile {
   nodes: Array<{
@@ -24,18 +24,21 @@ interface CpuProfile {
 /** Bundles the server as scripts/build.mjs does, minus minifying; returns the bundle's path. */
 async function bundleForProfile(root: string, dir: string): Promise<string> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  const bin = join(dir, BIN);
+  const outdir = join(dir, BUNDLE);
+  rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: [join(root, 'src/cli.ts')],
-    outfile: bin,
+    entryPoints: { server: join(root, 'src/cli.ts') },
+    outdir,
     bundle: true,
     platform: 'node',
     target: 'node20',
-    format: 'cjs',
+    format: 'esm',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
     define: { __VERSION__: JSON.stringify(pkg.version) },
   });
-  return bin;
+  return join(outdir, 'server.mjs');
 }
 
 /** Which bundled module each line of the bundle belongs to, from esbuild's "// path" comments. */
@@ -67,8 +70,11 @@ function moduleOfLine(bundle: string): (line: number) => string {
 
 /** Self time by function and by module, per call. */
 function summarise(profile: CpuProfile, dir: string, calls: number): string {
-  const bundles = new Map([BIN].map((name) => [name, moduleOfLine(join(dir, name))]));
-  const bundleOf = (url: string) => bundles.get(url.slice(url.lastIndexOf('/') + 1));
+  const outdir = join(dir, BUNDLE);
+  const files = readdirSync(outdir).filter((name) => name.endsWith('.mjs'));
+  const bundles = new Map(files.map((name) => [name, moduleOfLine(join(outdir, name))]));
+  const bundleOf = (url: string) =>
+    url.includes(`/${BUNDLE}/`) ? bundles.get(url.slice(url.lastIndexOf('/') + 1)) : undefined;
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const byFunction = new Map<string, number>();

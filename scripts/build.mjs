@@ -1,7 +1,9 @@
-// Bundles the server into one file, dist/server.cjs, behind a bin of four lines, dist/cli.cjs: npx then installs
-// nothing but this package, and Node reads one file instead of hundreds of modules. What a session needs only
-// when a tool is called (graphql-js, the HTTP client, the schema views) is imported lazily by the tools, and so
-// evaluated on the first call only.
+// Bundles the server into ES modules under dist/, behind a bin of four lines, dist/cli.cjs: npx then installs
+// nothing but this package. The entry, dist/server.mjs, and the chunks it imports hold what start-up runs; what a
+// session needs only when a tool is called (graphql-js, the HTTP client, the schema views) is imported lazily by
+// the tools, and esbuild's code splitting puts it in chunks of its own that are read and compiled on the first
+// call only. (One CommonJS file would wrap every module an import() reaches, the SDK's and zod's included, in a
+// function compiled at start-up outside Node's compile cache; split ES modules keep their bodies top-level.)
 // Bundled packages' licences go beside it.
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -36,7 +38,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  // CommonJS, and named .cjs so that Node reads no package.json to know it: an ES module starts later.
+  // Named .cjs/.mjs so that Node reads no package.json to know a file's kind.
   format: 'cjs',
   minify: true,
   legalComments: 'none',
@@ -90,8 +92,13 @@ async function buildView(entry, style, out) {
 const results = await Promise.all([
   build({
     ...common,
-    entryPoints: [join(root, 'src/cli.ts')],
-    outfile: join(root, 'dist/server.cjs'),
+    entryPoints: { server: join(root, 'src/cli.ts') },
+    outdir: join(root, 'dist'),
+    format: 'esm',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    // Beside the entry, so that a relative path (a separate part, dist/views/) means the same from every chunk.
+    chunkNames: '[name]-[hash]',
     plugins: [separately],
   }),
   ...Object.entries(SEPARATE)
@@ -106,7 +113,7 @@ const results = await Promise.all([
 // again. It must come first: the cache applies to what is loaded after it is turned on.
 writeFileSync(
   join(root, 'dist/cli.cjs'),
-  "#!/usr/bin/env node\n'use strict';\nrequire('node:module').enableCompileCache?.();\nrequire('./server.cjs');\n",
+  "#!/usr/bin/env node\n'use strict';\nrequire('node:module').enableCompileCache?.();\nimport('./server.mjs');\n",
 );
 chmodSync(join(root, 'dist/cli.cjs'), 0o755);
 

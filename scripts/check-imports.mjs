@@ -6,11 +6,7 @@
 //      (source, cache, views, answers) knows nothing of the tools, transports, resources or prompts that use it;
 //      only the edges (src/telemetry/ itself, src/startup/, src/transports/, src/cli.ts) import src/telemetry/;
 //   3. start-up loads no graphql-js: nothing that src/cli.ts reaches through static imports imports `graphql` at
-//      run time (what needs it is loaded with import() on first use);
-//   4. the tools' lazily loaded parts (what src/tools/, src/resources/ and src/cli.ts load with import(), but the
-//      remote-mode stack of src/transports/, whose HTTP front is the SDK's) import neither zod nor the MCP SDK at
-//      run time, directly or through their static imports: the bundler would then initialise them lazily too,
-//      while the SDK, loaded at start-up, already uses them (start-up fails with "ZodLazy is not a constructor").
+//      run time (what needs it is loaded with import() on first use, from a chunk of its own).
 // Prints each violation, and exits 1 when there is one.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -36,12 +32,11 @@ function target(file, specifier) {
     : specifier;
 }
 
-/** A file's imports: every one (`all`), those that run (`runtime`: not type-only), and those of import(). */
+/** A file's imports: every one (`all`, import() included) and those that run at load (`runtime`: static, not type-only). */
 function importsOf(file) {
   const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest);
   const all = [];
   const runtime = [];
-  const dynamic = [];
   const visit = (node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
       const to = target(file, node.moduleSpecifier.text);
@@ -49,15 +44,12 @@ function importsOf(file) {
       if (!typeOnly(node)) runtime.push(to);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [specifier] = node.arguments;
-      if (specifier && ts.isStringLiteral(specifier)) {
-        all.push(target(file, specifier.text));
-        dynamic.push(target(file, specifier.text));
-      }
+      if (specifier && ts.isStringLiteral(specifier)) all.push(target(file, specifier.text));
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return { all, runtime, dynamic };
+  return { all, runtime };
 }
 
 /** `import type …`, `import { type A, type B }`, `export type …`: gone at run time. */
@@ -160,7 +152,7 @@ for (const [file, imports] of graph) {
   }
 }
 
-// 3. and 4. What runs at start-up, and what is loaded later.
+// 3. What runs at start-up.
 /** Every file `roots` reach through run-time static imports, with the packages each imports. */
 function reach(roots) {
   const seen = new Set();
@@ -179,19 +171,9 @@ for (const file of reach(['src/cli.ts'])) {
     problems.push(`start-up: ${file} imports graphql, and src/cli.ts reaches it without import()`);
   }
 }
-const lazyRoots = [...new Set([...modules.values()].flatMap((module) => module.dynamic))].filter(
-  (to) => modules.has(to) && !to.startsWith('src/transports/'),
-);
-for (const file of reach(lazyRoots)) {
-  const eager = packagesOf(file).filter((to) => to === 'zod' || to.startsWith('@modelcontextprotocol/'));
-  for (const name of eager) {
-    problems.push(`lazy loading: ${file} imports ${name} at run time, and is loaded with import()`);
-  }
-}
 
 for (const problem of problems) process.stderr.write(`${problem}\n`);
 if (problems.length > 0) process.exit(1);
 process.stdout.write(
-  `imports: ${files.length} modules, no cycle, layers respected, no graphql-js at start-up, ` +
-    `${lazyRoots.length} lazily loaded modules free of zod and the SDK\n`,
+  `imports: ${files.length} modules, no cycle, layers respected, no graphql-js at start-up\n`,
 );

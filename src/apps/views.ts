@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import {
   registerAppResource,
   RESOURCE_MIME_TYPE,
@@ -129,10 +128,10 @@ export class Views {
 /** The view's HTML, read when a client first asks for it (never at start-up), then kept. */
 let html: Promise<string> | undefined;
 function viewHtml(): Promise<string> {
-  // dist/views/ beside the bundle that runs (__dirname is the bundle's own directory).
+  // dist/views/ beside the bundle's modules, which all lie in dist/ (scripts/build.mjs).
   // node:fs/promises too is loaded then: start-up does not pay for it.
   html ??= import('node:fs/promises').then(({ readFile }) =>
-    readFile(join(__dirname, 'views', QUERY_VIEW_FILE), 'utf8'),
+    readFile(new URL(`views/${QUERY_VIEW_FILE}`, import.meta.url), 'utf8'),
   );
   html.catch(() => (html = undefined));
   return html;

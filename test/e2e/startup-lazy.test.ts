@@ -1,9 +1,11 @@
 // Start-up pays only for what serving needs: a server that starts and lists its tools, and is closed, has loaded
 // neither node:crypto (loaded when a question is first signed, an epoch first made, a token first hashed) nor
-// node:fs/promises (the MCP Apps view, read when a client first asks for it). The built server, preloaded with a
-// probe that records the built-in modules it loaded.
+// node:fs/promises (the MCP Apps view, read when a client first asks for it), nor read the chunk of the bundle that
+// holds graphql-js (a call's path, read on the first call). The built server, preloaded with a probe that records
+// the built-in modules it loaded and the files of the modules it read.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -65,4 +67,24 @@ test('the check can fail: reading the MCP Apps view loads node:fs/promises', asy
     loaded.includes('NativeModule fs/promises'),
     loaded.filter((name) => name.includes('fs')).join(', '),
   );
+});
+
+/** The files of the bundle a server read that hold graphql-js (its schema class's name). */
+const graphqlChunks = (loaded: string[]) =>
+  loaded
+    .filter((name) => name.startsWith('file:') && name.endsWith('.mjs'))
+    .filter((url) => readFileSync(fileURLToPath(url), 'utf8').includes('GraphQLSchema'));
+
+test("start-up and tools/list read no file of the bundle that holds graphql-js; a call's first query does", async () => {
+  const listed = await loadedBy((client) => client.listTools());
+  assert.ok(
+    listed.some((name) => name.endsWith('/server.mjs')),
+    `the probe recorded the bundle's files: ${listed.filter((name) => name.startsWith('file:')).join(', ')}`,
+  );
+  assert.deepEqual(graphqlChunks(listed), []);
+  const called = await loadedBy(async (client) => {
+    await client.listTools();
+    await client.callTool({ name: 'graphql_query', arguments: { query: '{ __typename }' } });
+  });
+  assert.equal(graphqlChunks(called).length, 1, 'the call read the chunk of graphql-js');
 });
