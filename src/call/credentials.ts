@@ -2,11 +2,15 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { principalOf } from '../auth/principal.js';
 import type { ApiConfig } from '../config/types.js';
 import { HeaderSet } from '../http/headers.js';
+import { lazily } from '../common/lazily.js';
 
 // The credentials one request brings for the APIs it calls, worked out once, by remote mode's front, and handed
 // to every target of the request as inputs: the headers an API's --forwardHeaders copies from it (the user's own
 // API token, say), and the verified user an API's `auth.tokenExchange` acts for. They are the user's, never the
 // operator's configuration.
+
+/** What obtains credentials from an identity provider, loaded when an `auth` header is first needed. */
+const credentialsModule = lazily(() => import('../credentials/credentials.js'));
 
 /** The person a request acts for, as its verified OAuth access token says. */
 export interface RequestUser {
@@ -105,7 +109,7 @@ export class CallCredential {
 
   /** The header, from the cache or the identity provider; CREDENTIALS_UNAVAILABLE (nothing sent) when refused. */
   async obtain(signal?: AbortSignal): Promise<ObtainedCredential> {
-    const { credentialsOf } = await import('../credentials/credentials.js');
+    const { credentialsOf } = await credentialsModule();
     const user = this.user;
     const caller = user && { token: user.token, expiresAt: user.expiresAt, key: user.principal };
     return credentialsOf(this.config)!.header(caller, signal);

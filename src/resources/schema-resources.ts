@@ -15,6 +15,11 @@ import { Call } from '../tools/call.js';
 import type { ToolContext } from '../tools/context.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../common/text.js';
+import { lazily } from '../common/lazily.js';
+
+/** The schema's source and answers (graphql-js), loaded when first read. */
+const schemaRead = lazily(() => import('../schema/read.js'));
+const schemaSource = lazily(() => import('../schema/source.js'));
 
 /** The built-in scalars every schema has: no one asks to read them. */
 const BUILT_IN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
@@ -99,7 +104,7 @@ async function readIntrospection(
   uri: URL,
   signal: AbortSignal,
 ): Promise<ReadResourceResult> {
-  const { readSchema, fitError } = await import('../schema/read.js');
+  const { readSchema, fitError } = await schemaRead();
   // The request's credentials for the API (remote mode's forwarded headers) go with the read and are hidden.
   const target = apiTarget(api, tools.credentials);
   const reading = new Call(tools.secrets);
@@ -127,7 +132,7 @@ async function readIntrospection(
 async function completeTypeName(api: Api, tools: ToolContext, value: string): Promise<string[]> {
   let names: string[];
   try {
-    const { loadApiSchema } = await import('../schema/source.js');
+    const { loadApiSchema } = await schemaSource();
     const target = apiTarget(api, tools.credentials);
     const reading = new Call(tools.secrets);
     reading.sends(target);

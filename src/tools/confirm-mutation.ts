@@ -31,6 +31,7 @@ import { advertised, parseInput } from './input.js';
 import { NOTES_KEY } from './notes.js';
 import { runQuery } from './query.js';
 import * as z from './zod.js';
+import { lazily } from '../common/lazily.js';
 
 // The confirmation panel: where a mutation needs the person's word and the client can be asked neither by
 // elicitation nor by input_required, but renders MCP Apps, the mutation is not sent. The tool answers that it
@@ -41,6 +42,10 @@ import * as z from './zod.js';
 // Cancel; Run calls graphql_confirm_mutation, an app-only tool, which opens the call, runs it through the whole
 // pipeline again and sends it only if the recomputed binding matches and the confirmation was never used, on
 // any replica sharing the store. A confirmation of another user, altered, replayed or expired sends nothing.
+
+/** The call's path and node:crypto, loaded when first needed. */
+const queryRun = lazily(() => import('./query-run.js'));
+const crypto = lazily(() => import('node:crypto'));
 
 /** The app-only tool the panel's Run button calls. */
 const CONFIRM_TOOL = 'graphql_confirm_mutation';
@@ -91,7 +96,7 @@ export function panelOf(views: Views, settings: ServerConfig, store: Store): Pan
       return { kind: 'refuse', outcome: 'refused', error: unavailable() };
     }
     const { codec, seal } = await keysOf(settings);
-    const { randomUUID } = await import('node:crypto');
+    const { randomUUID } = await crypto();
     const confirmation = await codec.mint({
       b: await bindingOf(ctx, mutation),
       n: randomUUID(),
@@ -247,7 +252,7 @@ async function rerun(
   return guarded(call, async () => {
     const target = apiTarget(api, tools.credentials);
     call.sends(target);
-    const { runOperation } = await import('./query-run.js');
+    const { runOperation } = await queryRun();
     return runOperation(target, operation, variables ?? {}, call, signal, confirm);
   });
 }
@@ -285,7 +290,7 @@ function keysOf(settings: ServerConfig): Promise<Keys> {
 }
 
 async function makeKeys(settings: ServerConfig): Promise<Keys> {
-  const { createCipheriv, createDecipheriv, createHmac, randomBytes } = await import('node:crypto');
+  const { createCipheriv, createDecipheriv, createHmac, randomBytes } = await crypto();
   const stateKey = await stateKeyOf(settings);
   // Keys of their own, derived: a confirmation never passes for a 2026 requestState or a session id, nor these
   // for it, though one --stateKey signs them all.

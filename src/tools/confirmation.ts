@@ -14,6 +14,7 @@ import type { MutationPolicy, ServerConfig } from '../config/types.js';
 import { cancelled, ToolError } from '../common/errors.js';
 import { ANSWER_LOST_CODE, StoreUnavailable, type Store } from '../store/store.js';
 import type { Era } from './diagnostics.js';
+import { lazily } from '../common/lazily.js';
 
 // The person decides: a mutation the model allowed runs only once the user has said yes through the client.
 // A 2025-era client is asked with elicitation/create while the call waits (over stdio, or on the SSE stream of
@@ -403,7 +404,7 @@ export async function bindingOf(ctx: ServerContext, mutation: PendingMutation): 
 const CLAIM_MARGIN_S = 60;
 
 /** node:crypto, loaded when a question is first signed: start-up does not pay for it. */
-const cryptoModule = () => import('node:crypto');
+const cryptoModule = lazily(() => import('node:crypto'));
 
 const codecs = new Map<string, RequestStateCodec<StatePayload>>();
 

@@ -5,9 +5,13 @@ import { targetFor, type ToolContext } from './context.js';
 import { advertised, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
 import { callTarget } from '../call/target.js';
 import * as z from './zod.js';
+import { lazily } from '../common/lazily.js';
 
 // graphql_introspect: its inputs, description and annotations, and its handler, which checks the inputs and works
 // out the call's target, then reads the schema (schema/read.ts, loaded with graphql-js on the first call).
+
+/** The schema's answers (graphql-js), loaded on the first call. */
+const schemaRead = lazily(() => import('../schema/read.js'));
 
 /** Most entries of typeNames in one call. */
 const MAX_TYPE_NAMES = 500;
@@ -79,7 +83,7 @@ export async function runIntrospect(
   const call = new Call(tools.secrets);
   // The API whose budget an error obeys: the call's, once its inputs are read.
   let config = apis[0]!.config;
-  const run = await import('../schema/read.js');
+  const run = await schemaRead();
   return guarded(
     call,
     async () => {

@@ -6,6 +6,10 @@ import { apiTarget } from '../call/target.js';
 import { targetFor, type ToolContext } from './context.js';
 import { advertisedJson } from './input.js';
 import { outputSchema } from './query.js';
+import { lazily } from '../common/lazily.js';
+
+/** The call's path (graphql-js, the HTTP client), loaded on the first call. */
+const queryRun = lazily(() => import('./query-run.js'));
 
 /**
  * The operator's operations (--operations) as tools of one server. `show` makes the server offer exactly a
@@ -79,7 +83,7 @@ export class OperationTools {
       const variables = set.variablesOf(tool, args);
       const target = targetFor(this.tools, name, () => apiTarget(this.api, this.tools.credentials));
       call.sends(target);
-      const { runOperation } = await import('./query-run.js');
+      const { runOperation } = await queryRun();
       return runOperation(
         target,
         tool,

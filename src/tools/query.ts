@@ -17,10 +17,14 @@ import {
 import type { QueryInput } from './query-run.js';
 import { callTarget, type CallTarget } from '../call/target.js';
 import * as z from './zod.js';
+import { lazily } from '../common/lazily.js';
 
 // graphql_query: its inputs, description and annotations, and its handler, which checks the inputs and the
 // endpoint and then hands the call to the pipeline (query-run.ts). The pipeline and what it uses (graphql-js,
 // the HTTP client) are loaded on the first call, so that start-up only lists tools.
+
+/** The call's path (graphql-js, the HTTP client), loaded on the first call. */
+const queryRun = lazily(() => import('./query-run.js'));
 
 /** The inputs of graphql_query, validated by the tool itself (see input.ts). */
 export const inputSchema = z.strictObject({
@@ -131,7 +135,7 @@ export async function runQuery(
     const { target, input } = queryInput(tools, (args ?? {}) as Record<string, unknown>);
     call.sends(target);
     // 3. to 10., from the first call on.
-    const { runPipeline } = await import('./query-run.js');
+    const { runPipeline } = await queryRun();
     return runPipeline(target, input, call, signal, confirm, toolPrefix(target.api, tools.apis));
   });
 }
