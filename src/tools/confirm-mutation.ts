@@ -27,7 +27,7 @@ import {
   type Panel,
 } from './confirmation.js';
 import type { ToolContext } from './context.js';
-import { advertised, parseInput } from './input.js';
+import { advertisedInputs, parseInput } from './input.js';
 import { NOTES_KEY } from './notes.js';
 import { runQuery } from './query.js';
 import * as z from './zod.js';
@@ -54,7 +54,7 @@ const CONFIRMATION_KEY = 'graphql-mcp/confirmation';
 /** Where it holds the question the panel shows (the one elicitation would put). */
 const QUESTION_KEY = 'graphql-mcp/question';
 
-const inputSchema = z.strictObject({
+export const inputSchema = z.strictObject({
   confirmation: z
     .string({ error: "must be the confirmation string of graphql-mcp's panel" })
     .refine((given) => given !== '', 'must not be empty')
@@ -145,7 +145,8 @@ export function registerConfirmTool(
       title: 'Run a confirmed GraphQL mutation',
       description:
         "Runs a mutation that the user confirmed in graphql-mcp's panel, with the panel's confirmation. Only the panel can call it.",
-      inputSchema: advertised(inputSchema),
+      // The confirmation names its API: no `api` input.
+      inputSchema: advertisedInputs(CONFIRM_TOOL, []),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
       _meta: { ui: { resourceUri: QUERY_VIEW_URI, visibility: ['app'] } },
     },

@@ -4,49 +4,55 @@ import { ordinal } from '../common/text.js';
 import { ToolError } from '../common/errors.js';
 import { isHeaderName } from '../http/headers.js';
 import type { Api } from '../api/api.js';
+import inputSchemas from './input-schemas.json' with { type: 'json' };
+
+/** An object's JSON Schema, as tools/list shows a tool's inputs. */
+interface ObjectJsonSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, Record<string, unknown>>>;
+  readonly required?: readonly string[];
+}
 
 /**
- * The schema given to registerTool, as a Standard Schema: it advertises `precise` as JSON Schema but accepts
- * any object, so that the tool itself validates and can answer INVALID_INPUT in its own words instead of the
- * SDK's. (Also used for the output schema, whose shape the HTTP client has checked already.)
+ * The built-in tools' inputs as tools/list advertises them, for a server of one API: made from their zod schemas
+ * ahead of time (scripts/input-schemas.ts leaves out what a model need not see or an API refuses), so that no
+ * start converts them again.
  */
-export function advertised(precise: z.ZodObject): AdvertisedSchema {
-  let schema = advertisedCache.get(precise);
+export type BuiltInInputs = Readonly<
+  Record<'graphql_query' | 'graphql_introspect' | 'graphql_confirm_mutation', ObjectJsonSchema>
+>;
+const BUILT_IN_INPUTS = inputSchemas as BuiltInInputs;
+
+/**
+ * The schema a built-in tool gives registerTool, as a Standard Schema: it advertises the tool's inputs, with
+ * `api` where the server has several APIs (as withApiInput adds it) and without the inputs `omit` names, but
+ * accepts any object, so that the tool itself validates against its zod schema and can answer INVALID_INPUT in
+ * its own words instead of the SDK's.
+ */
+export function advertisedInputs(
+  tool: keyof BuiltInInputs,
+  apis: readonly Api[],
+  omit: readonly string[] = [],
+): AdvertisedSchema {
+  const names = apis.length > 1 ? apis.map((api) => api.config.name) : [];
+  const key = [tool, omit.join(','), ...names].join('\n');
+  let schema = advertisedCache.get(key);
   if (schema === undefined) {
-    const { $schema: _, ...jsonSchema } = z.toJSONSchema(precise, { target: 'draft-2020-12', io: 'input' });
-    schema = advertisedJson(lean(jsonSchema) as Record<string, unknown>);
-    advertisedCache.set(precise, schema);
+    const { properties, required, ...rest } = BUILT_IN_INPUTS[tool];
+    const kept = Object.entries(properties).filter(([name]) => !omit.includes(name));
+    if (names.length > 0)
+      kept.push(['api', { type: 'string', enum: names, description: apiDescription(names) }]);
+    schema = advertisedJson({
+      ...rest,
+      properties: Object.fromEntries(kept),
+      ...(required !== undefined && { required: required.filter((name) => !omit.includes(name)) }),
+    });
+    advertisedCache.set(key, schema);
   }
   return schema;
 }
-// Remote mode builds a server per request: convert each schema once.
-const advertisedCache = new WeakMap<z.ZodObject, AdvertisedSchema>();
-
-/**
- * The JSON Schema without what says nothing to a model or what a model API refuses; the tool still enforces
- * all of it, in its own words. Every token of tools/list is paid for in the model's context, on every turn:
- * length bounds a model never comes near are left out. Gemini's function-calling schema has no
- * `additionalProperties` or `propertyNames` (a client that forwards them breaks every call of its session;
- * test/fixtures/model-schema-rules.ts): unknown inputs and header names are the tools' to refuse.
- */
-const LEFT_OUT = new Set([
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'additionalProperties',
-  'propertyNames',
-]);
-
-function lean(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(lean);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (!LEFT_OUT.has(key)) kept[key] = lean(value);
-  }
-  return kept;
-}
+// Remote mode builds a server per request: make each variant once.
+const advertisedCache = new Map<string, AdvertisedSchema>();
 
 /** A Standard Schema that lets every value through and describes itself as `jsonSchema`. */
 export type AdvertisedSchema = StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
@@ -112,7 +118,7 @@ export function withApiInput<S extends z.ZodObject>(schema: S, apis: readonly Ap
   if (extended === undefined) {
     const api = z
       .enum(names as [string, ...string[]], { error: `must be one of ${names.join(', ')}` })
-      .describe(`Which API; default: ${names[0]}`)
+      .describe(apiDescription(names))
       .optional();
     extended = schema.extend({ api });
     byNames.set(key, extended);
@@ -120,6 +126,9 @@ export function withApiInput<S extends z.ZodObject>(schema: S, apis: readonly Ap
   return extended as S;
 }
 const apiSchemas = new WeakMap<z.ZodObject, Map<string, z.ZodObject>>();
+
+/** What the `api` input says of itself. */
+const apiDescription = (names: readonly string[]) => `Which API; default: ${names[0]}`;
 
 /** `endpoint`: an http(s) URL without user-info. */
 export const endpointInput = z

@@ -2,7 +2,7 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import { targetFor, type ToolContext } from './context.js';
-import { advertised, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
+import { advertisedInputs, endpointInput, headersInput, parseInput, withApiInput } from './input.js';
 import { callTarget } from '../call/target.js';
 import * as z from './zod.js';
 import { lazily } from '../common/lazily.js';
@@ -19,7 +19,7 @@ const MAX_TYPE_NAMES = 500;
 const MAX_SEARCH_CHARS = 200;
 
 /** The inputs of graphql_introspect, validated by the tool itself (see input.ts). */
-const inputSchema = z.strictObject({
+export const inputSchema = z.strictObject({
   endpoint: endpointInput.optional(),
   headers: headersInput.optional(),
   includeDeprecated: z
@@ -62,7 +62,7 @@ export function registerGraphQLIntrospect(server: McpServer, tools: ToolContext)
     {
       title: 'GraphQL schema',
       description: describeTools(apis).graphql_introspect,
-      inputSchema: advertised(withApiInput(inputSchema, apis)),
+      inputSchema: advertisedInputs('graphql_introspect', apis),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     diagnostics.reported('graphql_introspect', (args, context) =>

@@ -1,13 +1,13 @@
 import type { CallToolResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { MAX_TIMEOUT_MS } from '../config/parsers.js';
 import { ToolError } from '../common/errors.js';
-import { toolPrefix, type Api } from '../api/api.js';
+import { toolPrefix } from '../api/api.js';
 import { Call, guarded } from './call.js';
 import { describeTools } from './catalog.js';
 import type { Confirm } from './confirmation.js';
 import { targetFor, type ToolContext } from './context.js';
 import {
-  advertised,
+  advertisedInputs,
   advertisedJson,
   endpointInput,
   headersInput,
@@ -58,22 +58,6 @@ export const inputSchema = z.strictObject({
 });
 
 /**
- * The inputs as advertised: without allowMutations where every API refuses mutations, so that the model is
- * not offered a switch that cannot work (one that sends it all the same is told MUTATION_NOT_ALLOWED).
- */
-function advertisedSchemaOf(apis: readonly Api[]): z.ZodObject {
-  const schema = withApiInput(inputSchema, apis) as z.ZodObject;
-  if (!apis.every((api) => api.config.readOnly)) return schema;
-  let readOnly = readOnlySchemas.get(schema);
-  if (readOnly === undefined) {
-    readOnly = (schema as typeof inputSchema).omit({ allowMutations: true }) as unknown as z.ZodObject;
-    readOnlySchemas.set(schema, readOnly);
-  }
-  return readOnly;
-}
-const readOnlySchemas = new WeakMap<z.ZodObject, z.ZodObject>();
-
-/**
  * What structuredContent holds: a GraphQL response (post-graphql.ts has classified it before it gets here).
  * Written as JSON Schema rather than converted from zod, whose `anyOf` form of "object or null" takes a
  * client's validator twice as long to compile.
@@ -99,7 +83,9 @@ export function registerGraphQLQuery(server: McpServer, tools: ToolContext): () 
     {
       title: 'GraphQL query',
       description: describeTools(apis).graphql_query,
-      inputSchema: advertised(advertisedSchemaOf(apis)),
+      // Without allowMutations where every API refuses mutations, so that the model is not offered a switch that
+      // cannot work (one that sends it all the same is told MUTATION_NOT_ALLOWED).
+      inputSchema: advertisedInputs('graphql_query', apis, readOnly ? ['allowMutations'] : []),
       outputSchema,
       annotations: {
         readOnlyHint: readOnly,

@@ -9,7 +9,6 @@ export {
   record,
   strictObject,
   string,
-  toJSONSchema,
   union,
   unknown,
   type output,
