@@ -30,6 +30,8 @@ export const OURS = 'graphql-mcp';
 export const OURS_2026 = 'graphql-mcp, 2026 client';
 /** The least any server on this SDK does for a call (bench/sdk-floor.ts): a reference, not a rival. */
 export const FLOOR = 'SDK floor';
+/** The floor behind a bin like ours, which turns on Node's compile cache first: start-up only. */
+export const CACHED_FLOOR = 'SDK floor, compile cache';
 const NPX = ' (npx)';
 
 /** What the subjects are launched from, prepared before the bench starts. */
@@ -37,14 +39,21 @@ export interface Prepared {
   /** The absolute path of the node binary. */
   node: string;
   floorBin: string;
+  /** The floor's bin of four lines that turns on Node's compile cache, as ours does. */
+  cachedFloorBin: string;
   /** `./.bench/graphql-mcp-<version>.tgz`, when the npx launches are measured. */
   tarball?: string;
   baseline?: Baseline;
 }
 
 /** Installs and builds what the subjects need (peers' packages, the baseline, the tarball). */
-export function prepare(root: string, options: BenchOptions, node: string, floorBin: string): Prepared {
-  const prepared: Prepared = { node, floorBin };
+export function prepare(
+  root: string,
+  options: BenchOptions,
+  node: string,
+  floor: { floorBin: string; cachedFloorBin: string },
+): Prepared {
+  const prepared: Prepared = { node, ...floor };
   if (options.npx) prepared.tarball = packOurs(root);
   if (options.baseline !== undefined) prepared.baseline = buildBaseline(root, options.baseline);
   return prepared;
@@ -166,6 +175,14 @@ export function subjectsOf(root: string, options: BenchOptions, prepared: Prepar
     commandLine: `node ${shown(prepared.floorBin)}`,
     server: (url) => ({ command: node, args: [prepared.floorBin, '--endpoint', url], env: {} }),
     measures: 'calls',
+  });
+  subjects.push({
+    name: CACHED_FLOOR,
+    kind: 'floor',
+    launch: 'node',
+    commandLine: `node ${shown(prepared.cachedFloorBin)}`,
+    server: (url) => ({ command: node, args: [prepared.cachedFloorBin, '--endpoint', url], env: {} }),
+    measures: 'start-up',
   });
   return [...subjects, ...throughNpx];
 }

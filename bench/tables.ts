@@ -5,7 +5,7 @@ import { DIRECT, PING, type ColdStart, type Introspection, type Load } from './f
 import type { BenchOptions } from './options.ts';
 import type { Table } from './report.ts';
 import { count, median, megabytes, ms, perSecond, quantile, ratio } from './stats.ts';
-import { FLOOR, OURS, OURS_2026, type Launch, type Subject } from './subjects.ts';
+import { CACHED_FLOOR, FLOOR, OURS, OURS_2026, type Launch, type Subject } from './subjects.ts';
 
 /** Against the first peer, launched alike (mcp-graphql in the README's example): ours over theirs. */
 const PEER_TARGETS = { toolsListRatio: 1.0, p50Ratio: 0.8, throughputRatio: 1.3, rssRatio: 0.8 };
@@ -70,6 +70,8 @@ export function buildReport(
   const callPeer = callers.find((subject) => subject.kind === 'peer');
   const baseline = subjects.find((subject) => subject.kind === 'baseline');
   const floor = named(FLOOR);
+  /** The floors start-up is read against: as bundled, and behind a bin that turns on the compile cache. */
+  const floors = [FLOOR, CACHED_FLOOR].filter((name) => named(name) !== undefined);
 
   // Start-up: each round spawns bare node and every subject back to back, so the median of the rounds' own
   // ratios leaves out the drift of the machine's speed from one round to the next.
@@ -100,6 +102,7 @@ export function buildReport(
         'spawn → initialize',
         'spawn → tools/list',
         'tools/list ÷ node -e ""',
+        ...floors.map((name) => `tools/list ÷ ${name}`),
         ...(firstPeerName === undefined ? [] : [`tools/list ÷ ${firstPeerName} launched alike`]),
       ],
       rows: [
@@ -111,6 +114,7 @@ export function buildReport(
             ms(initialize(subject.name)),
             ms(toolsList(subject.name)),
             ratio(listVsBare(subject.name)),
+            ...floors.map((name) => ratio(listVs(subject.name, name))),
             ...(firstPeerName === undefined ? [] : [rival ? ratio(listVs(subject.name, rival.name)) : '']),
           ];
         }),
@@ -120,6 +124,7 @@ export function buildReport(
           '',
           ms(median(cold.bareNodeMs)),
           ratio(1),
+          ...floors.map(() => ''),
           ...(firstPeerName === undefined ? [] : ['']),
         ],
       ],
