@@ -54,7 +54,7 @@ describe('remote mode acts as each person through a token exchange', () => {
   let api: ProtectedApi;
   let remote: HttpMcpProcess;
   let receiver: OtlpReceiver;
-  let dir: string;
+  let dir: string | undefined;
   before(async () => {
     oidc = await startOidc();
     api = await startProtectedApi(oidc);
@@ -78,7 +78,7 @@ describe('remote mode acts as each person through a token exchange', () => {
     await api?.close();
     await oidc?.close();
     await receiver?.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   test("alice's calls reach the API as alice with the API's audience, bob's as bob, each acted for by this server", async () => {
@@ -242,18 +242,21 @@ describe('remote mode acts as each person through a token exchange', () => {
 
 describe('a provider that is down', () => {
   test('the call ends with CREDENTIALS_UNAVAILABLE and nothing reaches the API', async () => {
+    // Whatever fails to start, what did start is stopped: an open server would keep the test process alive.
     const oidc = await startOidc();
-    const api = await startProtectedApi(oidc);
     const dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-act-down-'));
-    const remote = await startHttpMcp(
-      [
-        `--config=${configFile(dir, api.url, tokenExchange(oidc))}`,
-        `--oauthIssuer=${oidc.issuer}`,
-        `--oauthAudience=${oidc.mcpAudience}`,
-      ],
-      { [CRM_SECRET]: oidc.basicClient.clientSecret },
-    );
+    let api: ProtectedApi | undefined;
+    let remote: HttpMcpProcess | undefined;
     try {
+      api = await startProtectedApi(oidc);
+      remote = await startHttpMcp(
+        [
+          `--config=${configFile(dir, api.url, tokenExchange(oidc))}`,
+          `--oauthIssuer=${oidc.issuer}`,
+          `--oauthAudience=${oidc.mcpAudience}`,
+        ],
+        { [CRM_SECRET]: oidc.basicClient.clientSecret },
+      );
       const { client } = await userClient(remote, oidc, 'alice');
       // The user's token verified once (the keys kept), then the provider goes away.
       await client.client.listTools();
@@ -263,8 +266,8 @@ describe('a provider that is down', () => {
       assert.equal(api.requests.length, 0);
       await client.close();
     } finally {
-      await remote.stop();
-      await api.close();
+      await remote?.stop();
+      await api?.close();
       await oidc.close();
       rmSync(dir, { recursive: true, force: true });
     }
@@ -274,7 +277,10 @@ describe('a provider that is down', () => {
 describe("an API of the server's own identity, on stdio", () => {
   test("auth.clientCredentials gives every call the server's own token, kept until it expires", async () => {
     const oidc = await startOidc();
-    const api = await startProtectedApi(oidc);
+    const api = await startProtectedApi(oidc).catch(async (error: unknown) => {
+      await oidc.close();
+      throw error;
+    });
     const dir = mkdtempSync(join(tmpdir(), 'graphql-mcp-cc-'));
     const config = configFile(dir, api.url, {
       clientCredentials: {
