@@ -13,12 +13,12 @@ import { ToolError } from '../common/errors.js';
 import { apiTarget } from '../call/target.js';
 import { Call } from '../tools/call.js';
 import type { ToolContext } from '../tools/context.js';
+import { schemaRead } from '../tools/introspect.js';
 import { RESOURCE_MIME_TYPE, resourceName, type ApiUris } from './uris.js';
 import { thousands } from '../common/text.js';
 import { lazily } from '../common/lazily.js';
 
-/** The schema's source and answers (graphql-js), loaded when first read. */
-const schemaRead = lazily(() => import('../schema/read.js'));
+/** The schema's source (graphql-js), loaded when a completion first needs it. */
 const schemaSource = lazily(() => import('../schema/source.js'));
 
 /** The built-in scalars every schema has: no one asks to read them. */

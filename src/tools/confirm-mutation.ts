@@ -18,6 +18,7 @@ import { Call, guarded } from './call.js';
 import {
   bindingOf,
   claimOnce,
+  cryptoModule,
   declined,
   mismatch,
   stateKeyOf,
@@ -29,9 +30,8 @@ import {
 import type { ToolContext } from './context.js';
 import { advertisedInputs, parseInput } from './input.js';
 import { NOTES_KEY } from './notes.js';
-import { runQuery } from './query.js';
+import { queryRun, runQuery } from './query.js';
 import * as z from './zod.js';
-import { lazily } from '../common/lazily.js';
 
 // The confirmation panel: where a mutation needs the person's word and the client can be asked neither by
 // elicitation nor by input_required, but renders MCP Apps, the mutation is not sent. The tool answers that it
@@ -42,10 +42,6 @@ import { lazily } from '../common/lazily.js';
 // Cancel; Run calls graphql_confirm_mutation, an app-only tool, which opens the call, runs it through the whole
 // pipeline again and sends it only if the recomputed binding matches and the confirmation was never used, on
 // any replica sharing the store. A confirmation of another user, altered, replayed or expired sends nothing.
-
-/** The call's path and node:crypto, loaded when first needed. */
-const queryRun = lazily(() => import('./query-run.js'));
-const crypto = lazily(() => import('node:crypto'));
 
 /** The app-only tool the panel's Run button calls. */
 const CONFIRM_TOOL = 'graphql_confirm_mutation';
@@ -96,7 +92,7 @@ export function panelOf(views: Views, settings: ServerConfig, store: Store): Pan
       return { kind: 'refuse', outcome: 'refused', error: unavailable() };
     }
     const { codec, seal } = await keysOf(settings);
-    const { randomUUID } = await crypto();
+    const { randomUUID } = await cryptoModule();
     const confirmation = await codec.mint({
       b: await bindingOf(ctx, mutation),
       n: randomUUID(),
@@ -291,7 +287,7 @@ function keysOf(settings: ServerConfig): Promise<Keys> {
 }
 
 async function makeKeys(settings: ServerConfig): Promise<Keys> {
-  const { createCipheriv, createDecipheriv, createHmac, randomBytes } = await crypto();
+  const { createCipheriv, createDecipheriv, createHmac, randomBytes } = await cryptoModule();
   const stateKey = await stateKeyOf(settings);
   // Keys of their own, derived: a confirmation never passes for a 2026 requestState or a session id, nor these
   // for it, though one --stateKey signs them all.

@@ -403,8 +403,8 @@ export async function bindingOf(ctx: ServerContext, mutation: PendingMutation): 
 /** How much longer a single-use mark is kept than the state it marks can be valid, in seconds. */
 const CLAIM_MARGIN_S = 60;
 
-/** node:crypto, loaded when a question is first signed: start-up does not pay for it. */
-const cryptoModule = lazily(() => import('node:crypto'));
+/** node:crypto, loaded when a question or a confirmation is first signed: start-up does not pay for it. */
+export const cryptoModule = lazily(() => import('node:crypto'));
 
 const codecs = new Map<string, RequestStateCodec<StatePayload>>();
 

@@ -11,7 +11,7 @@ import { lazily } from '../common/lazily.js';
 // out the call's target, then reads the schema (schema/read.ts, loaded with graphql-js on the first call).
 
 /** The schema's answers (graphql-js), loaded on the first call. */
-const schemaRead = lazily(() => import('../schema/read.js'));
+export const schemaRead = lazily(() => import('../schema/read.js'));
 
 /** Most entries of typeNames in one call. */
 const MAX_TYPE_NAMES = 500;

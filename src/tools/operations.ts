@@ -5,11 +5,7 @@ import { Call, guarded } from './call.js';
 import { apiTarget } from '../call/target.js';
 import { targetFor, type ToolContext } from './context.js';
 import { advertisedJson } from './input.js';
-import { outputSchema } from './query.js';
-import { lazily } from '../common/lazily.js';
-
-/** The call's path (graphql-js, the HTTP client), loaded on the first call. */
-const queryRun = lazily(() => import('./query-run.js'));
+import { outputSchema, queryRun } from './query.js';
 
 /**
  * The operator's operations (--operations) as tools of one server. `show` makes the server offer exactly a

@@ -24,7 +24,7 @@ import { lazily } from '../common/lazily.js';
 // the HTTP client) are loaded on the first call, so that start-up only lists tools.
 
 /** The call's path (graphql-js, the HTTP client), loaded on the first call. */
-const queryRun = lazily(() => import('./query-run.js'));
+export const queryRun = lazily(() => import('./query-run.js'));
 
 /** The inputs of graphql_query, validated by the tool itself (see input.ts). */
 export const inputSchema = z.strictObject({
