@@ -7,6 +7,11 @@ import { parseSearch, singular, stem } from '../../src/schema/search-words.ts';
 import { IntrospectedSchema, type SchemaView } from '../../src/schema/view.ts';
 import { loadGitHubSchema } from '../fixtures/github-schema.ts';
 
+/** GitHub's schema, loaded once for the tests that need a large real schema. */
+let github: Promise<SchemaView> | undefined;
+const githubView = () =>
+  (github ??= new IntrospectedSchema(introspectionFromSchema(loadGitHubSchema().schema)).view(false));
+
 const SDL = /* GraphQL */ `
   "A repository pull request."
   type PullRequest {
@@ -249,8 +254,15 @@ describe('renderSearch', () => {
     assert.doesNotMatch(await render('pull request', 10_000), /narrow/);
   });
 
-  test('names the words no name or description has, and says they were not counted', async () => {
-    assert.match(await render('stargazer zebra', 10_000), /No name or description has zebra: not counted\./);
+  test('names the words no name or description has, says they were not counted, and asks for others', async () => {
+    assert.match(
+      await render('stargazer zebra', 10_000),
+      /No name or description has zebra: not counted\. Add other words for it that the API may use\./,
+    );
+    assert.match(
+      await render('stargazer zebra okapi', 10_000),
+      /Add other words for them that the API may use\./,
+    );
   });
 
   test('says what it searched for when it read the words differently', async () => {
@@ -290,7 +302,7 @@ describe('the search index', () => {
   });
 
   test("MUST let other work run while it is built (GitHub's schema, in slices)", async () => {
-    const view = await new IntrospectedSchema(introspectionFromSchema(loadGitHubSchema().schema)).view(false);
+    const view = await githubView();
     void view.paths;
     let turns = 0;
     let building = true;
@@ -302,5 +314,15 @@ describe('the search index', () => {
     await searchIndexOf(view);
     building = false;
     assert.ok(turns > 50, `the event loop turned ${turns} times while the index was built`);
+  });
+
+  test("ranks, never filters: a word the API uses, added to words it does not, brings its member first (GitHub's schema)", async () => {
+    const index = await searchIndexOf(await githubView());
+    const firstFive = (search: string) => searchSchema(index, search, 5).hits.map((hit) => hit.coordinate);
+    assert.ok(
+      !firstFive('user profile picture').includes('User.avatarUrl'),
+      'GitHub says avatar, not picture',
+    );
+    assert.equal(firstFive('user profile picture avatar')[0], 'User.avatarUrl');
   });
 });

@@ -56,7 +56,10 @@ function summary(
   const searched =
     terms.join(' ') === quoted.slice(1, -1).toLowerCase() ? '' : ` (searched as: ${terms.join(', ')})`;
   const unused =
-    unmatched.length === 0 ? '' : ` No name or description has ${unmatched.join(', ')}: not counted.`;
+    unmatched.length === 0
+      ? ''
+      : ` No name or description has ${unmatched.join(', ')}: not counted. Add other words for ` +
+        `${unmatched.length === 1 ? 'it' : 'them'} that the API may use.`;
   const how =
     entries > 1
       ? ' Ranked by shared words: whole words of names first, then parts of words, descriptions and what the' +
