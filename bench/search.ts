@@ -6,72 +6,30 @@
 // change to the ranking and are never tuned on. Then the time a search takes once the index is built, and the
 // time to build the index (and the longest the event loop waits meanwhile). Progress and, with --misses, the
 // tasks not in the first five go to stderr; stdout gets the results only.
-import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { buildSchema, introspectionFromSchema, type GraphQLSchema } from 'graphql';
+import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
 import { renderSearch } from '../src/schema/answers/search.ts';
 import { buildSearchIndex, searchSchema, searchTerms, type SearchIndex } from '../src/schema/search.ts';
-import { IntrospectedSchema, type SchemaView } from '../src/schema/view.ts';
-import { loadGitHubSchema } from '../test/fixtures/github-schema.ts';
+import { IntrospectedSchema } from '../src/schema/view.ts';
+import {
+  checkNeeds,
+  FORMS,
+  percent,
+  progress,
+  SCHEMAS,
+  splitArgument,
+  taskFiles,
+  viewOf,
+  type Form,
+  type TaskFile,
+} from './search-eval.ts';
 import { median, ms, quantile } from './stats.ts';
 
-const TASKS_DIR = new URL('./search-tasks/', import.meta.url);
-const FORMS = ['keywords', 'phrase'] as const;
-type Form = (typeof FORMS)[number];
 /** The issue's targets, on GitHub's held-out tasks. */
 const TARGETS = { keywordsTop5: 0.9, phraseTop5: 0.85, searchMs: 50 };
 const TIMING_ROUNDS = 20;
 const BUILD_ROUNDS = 5;
 const BUDGET = 40_000;
-
-interface Task {
-  readonly id: string;
-  readonly keywords: string;
-  readonly phrase: string;
-  readonly needs: readonly string[];
-}
-
-interface TaskFile {
-  readonly schema: string;
-  readonly split: 'heldout' | 'heldout2' | 'tuning';
-  readonly tasks: readonly Task[];
-}
-
-const progress = (text: string) => process.stderr.write(`bench:search: ${text}\n`);
-const percent = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
-
-function nauticalSchema(): GraphQLSchema {
-  const require = createRequire(import.meta.url);
-  const file = require.resolve('@nautical-commerce/graphql-schema');
-  return buildSchema(readFileSync(file, 'utf8'));
-}
-
-const SCHEMAS: Record<string, { label: string; load: () => GraphQLSchema }> = {
-  github: { label: "GitHub's (@octokit/graphql-schema)", load: () => loadGitHubSchema().schema },
-  nautical: { label: "Nautical's (@nautical-commerce/graphql-schema)", load: nauticalSchema },
-};
-
-function taskFiles(): TaskFile[] {
-  return readdirSync(TASKS_DIR)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => JSON.parse(readFileSync(new URL(name, TASKS_DIR), 'utf8')) as TaskFile);
-}
-
-/** Fails loudly when a task needs a member the schema does not have: a typo would count as a miss. */
-function checkNeeds(schema: GraphQLSchema, file: TaskFile): void {
-  for (const task of file.tasks) {
-    for (const need of task.needs) {
-      const [typeName, member] = need.split('.');
-      const type = schema.getType(typeName!);
-      const fields = type !== undefined && 'getFields' in type ? type.getFields() : {};
-      if (type === undefined || (member !== undefined && !(member in fields))) {
-        throw new Error(`${file.schema} task ${task.id} needs ${need}, which the schema does not have`);
-      }
-    }
-  }
-}
 
 /** The 1-based rank of the first entry that is (or is also on) a member the task needs; 0 if none. */
 function rankOf(index: SearchIndex, text: string, needs: readonly string[]): { rank: number; top: string[] } {
@@ -89,10 +47,6 @@ interface Score {
   tasks: number;
   top1: Record<Form, number>;
   top5: Record<Form, number>;
-}
-
-async function viewOf(schema: GraphQLSchema): Promise<SchemaView> {
-  return new IntrospectedSchema(introspectionFromSchema(schema)).view(false);
 }
 
 /** Time to build the index (a fresh view each round, so nothing is reused) and the longest event-loop wait. */
@@ -167,8 +121,7 @@ interface Timings {
 
 async function main(): Promise<void> {
   const showMisses = process.argv.includes('--misses');
-  const split = /^--split=(\w+)$/.exec(process.argv.find((arg) => arg.startsWith('--split=')) ?? '')?.[1];
-  const files = taskFiles().filter((file) => split === undefined || file.split === split);
+  const files = taskFiles(splitArgument());
   const scores = new Map<string, Score>();
   let timings: Timings = { searches: [], build: undefined };
   const sizes: string[] = [];
