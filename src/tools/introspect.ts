@@ -48,8 +48,8 @@ export const inputSchema = z.strictObject({
     .min(1, { error: 'must hold at least one word' })
     .max(MAX_SEARCH_CHARS, { error: `must be at most ${MAX_SEARCH_CHARS} characters` })
     .describe(
-      'Words for what you need, e.g. "pull request reviews". Ranked, not filtered: add the other words ' +
-        'the API may use for it ("avatar picture photo"). Gives the best matches with a path from a root field.',
+      'Words for what you need, e.g. "pull request"; ranked, not filtered: add words the API may use ' +
+        '("avatar picture"). Best matches first, with a path from a root field.',
     )
     .optional(),
 });
