@@ -1,5 +1,6 @@
 import { CONVENTION_OF_TERM, HINTS } from './search-implied.js';
 import { FIELD_COUNT, fieldCount, type Posting, type SearchIndex, type SearchItem } from './search-index.js';
+import { alikeStems } from './search-thesaurus.js';
 import { singular, stem, type SearchWord, type WordRole } from './search-words.js';
 
 // How well each type and member answers a search: BM25F (Robertson and Zaragoza's BM25 over weighted
@@ -23,8 +24,18 @@ const ROLES: Record<WordRole, { fields: readonly number[]; weight: number }> = {
 const LENGTH_NORMS = [0.75, 0.75, 0.5, 0.5, 0.5, 0.2, 0, 0.5];
 /** How fast repeated words stop counting (BM25's k1). */
 const SATURATION = 1.2;
-/** What a match counts: whole word, same stem, a synonym the schema uses, one word starting the other. */
-const MATCH = { whole: 1, singular: 0.95, stem: 0.75, synonym: 0.6, partial: 0.35 } as const;
+/**
+ * What a match counts: whole word, same stem, a synonym the schema uses, a word of the same meaning in APIs
+ * in general (search-thesaurus.ts), one word starting the other.
+ */
+const MATCH = {
+  whole: 1,
+  singular: 0.95,
+  stem: 0.75,
+  synonym: 0.6,
+  alike: 0.45,
+  partial: 0.35,
+} as const;
 /** What the other matches of a word in an item add to its best one (stargazers, starred for "stars"). */
 const SECONDARY = 0.3;
 /** At most this share of the best match. */
@@ -188,6 +199,7 @@ function matchesOf(index: SearchIndex, word: string): Match[] {
   const wordSingular = singular(word);
   const wordStem = stem(word);
   const synonyms = index.implied.synonyms.get(wordStem) ?? [];
+  const alike = alikeStems(wordStem);
   const matches: Match[] = [];
   for (const posting of index.postings) {
     const strength =
@@ -199,9 +211,11 @@ function matchesOf(index: SearchIndex, word: string): Match[] {
             ? MATCH.stem
             : synonyms.includes(posting.stem)
               ? MATCH.synonym
-              : partOf(wordStem, posting.stem)
-                ? MATCH.partial
-                : 0;
+              : alike.has(posting.stem)
+                ? MATCH.alike
+                : partOf(wordStem, posting.stem)
+                  ? MATCH.partial
+                  : 0;
     if (strength > 0) matches.push({ posting, strength });
   }
   const convention = CONVENTION_OF_TERM[word];

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { buildSchema, introspectionFromSchema } from 'graphql';
 import { renderSearch } from '../../src/schema/answers/search.ts';
 import { searchIndexOf, searchSchema, searchTerms, splitWords } from '../../src/schema/search.ts';
+import { alikeStems } from '../../src/schema/search-thesaurus.ts';
 import { parseSearch, singular, stem } from '../../src/schema/search-words.ts';
 import { IntrospectedSchema, type SchemaView } from '../../src/schema/view.ts';
 import { loadGitHubSchema } from '../fixtures/github-schema.ts';
@@ -324,5 +325,28 @@ describe('the search index', () => {
       'GitHub says avatar, not picture',
     );
     assert.equal(firstFive('user profile picture avatar')[0], 'User.avatarUrl');
+  });
+
+  test("matches the words APIs in general use for the same thing, where the schema has them (GitHub's schema)", async () => {
+    const index = await searchIndexOf(await githubView());
+    const first = (search: string) => searchSchema(index, search, 1).hits[0]?.coordinate;
+    // GitHub never says picture or move.
+    assert.equal(first('user picture'), 'User.avatarUrl');
+    assert.equal(first('move issue to another repository'), 'Mutation.transferIssue');
+    assert.deepEqual(searchSchema(index, 'user picture').unmatched, []);
+  });
+});
+
+describe('the words APIs use alike', () => {
+  test('a word is alike the others of its groups, by stem, both ways', () => {
+    assert.ok(alikeStems(stem('picture')).has(stem('avatar')));
+    assert.ok(alikeStems(stem('avatars')).has(stem('picture')));
+    assert.ok(alikeStems(stem('removed')).has(stem('delete')));
+  });
+
+  test('keeps apart words that are related but do not mean the same', () => {
+    assert.ok(!alikeStems(stem('edit')).has(stem('delete')));
+    assert.ok(!alikeStems(stem('follow')).has(stem('unfollow')));
+    assert.equal(alikeStems('zebra').size, 0);
   });
 });
