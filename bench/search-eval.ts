@@ -21,7 +21,7 @@ export interface Task {
 
 export interface TaskFile {
   readonly schema: string;
-  readonly split: 'heldout' | 'heldout2' | 'tuning';
+  readonly split: 'heldout' | 'heldout2' | 'heldout3' | 'tuning';
   readonly tasks: readonly Task[];
 }
 

@@ -2,8 +2,8 @@
 // Tasks (bench/search-tasks/*.json) are everyday requests on two real public schemas that npm packages ship:
 // GitHub's (@octokit/graphql-schema) and Nautical's marketplace API (@nautical-commerce/graphql-schema). Each
 // is asked as a few keywords and as a plain phrase; a task is found at rank N when one of the members it needs
-// is the Nth entry of the answer (or is named on it as "also on"). The held-out tasks were written before any
-// change to the ranking and are never tuned on. Then the time a search takes once the index is built, and the
+// is the Nth entry of the answer (or is named on it as "also on"). The held-out tasks were written apart from
+// the search and are never tuned on; heldout3's misses are never printed. Then the time a search takes once the index is built, and the
 // time to build the index (and the longest the event loop waits meanwhile). Progress and, with --misses, the
 // tasks not in the first five go to stderr; stdout gets the results only.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -137,7 +137,9 @@ async function main(): Promise<void> {
     for (const file of mine) {
       checkNeeds(schema, file);
       const key = `${name} ${file.split}`;
-      scores.set(key, added(scores.get(key), scoreFile(index, file, showMisses)));
+      // heldout3 stays unseen: its misses are never printed.
+      const misses = showMisses && file.split !== 'heldout3';
+      scores.set(key, added(scores.get(key), scoreFile(index, file, misses)));
     }
     if (name === 'github' && !process.argv.includes('--no-timing')) {
       progress('timing searches');
@@ -177,14 +179,15 @@ function report(sizes: readonly string[], scores: ReadonlyMap<string, Score>, ti
     );
   }
   // The targets are read on the tasks nobody tuned on: written apart from the search, never looked at for it.
-  const held = scores.get('github heldout2');
+  // heldout3: heldout2's misses were read (docs/benchmarks.md names them), so it is no longer unseen.
+  const held = scores.get('github heldout3');
   if (held !== undefined) {
     const check = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     const keywords = held.top5.keywords / held.tasks;
     const phrase = held.top5.phrase / held.tasks;
     lines.push(
       '',
-      "targets (GitHub's schema, the tasks of heldout2, written apart from the search and never tuned on)",
+      "targets (GitHub's schema, the tasks of heldout3, written apart from the search, its misses never read)",
       `  keywords top-5 >= ${percent(TARGETS.keywordsTop5, 1)}: ${percent(keywords, 1)}  ${check(keywords >= TARGETS.keywordsTop5)}`,
       `  phrase top-5 >= ${percent(TARGETS.phraseTop5, 1)}: ${percent(phrase, 1)}  ${check(phrase >= TARGETS.phraseTop5)}`,
     );
