@@ -58,6 +58,8 @@ const UNREACHED_DEPTH = 6;
 const ENUM_VALUE_SHARE = 0.6;
 /** What a mutation's own input and payload types (and their members) keep of their score. */
 const PLUMBING_SHARE = 0.35;
+/** Most of the schema's words an answer names for a search word read as words alike. */
+const MAX_READ_AS = 3;
 /** Shortest search word matched in part, and shortest schema word a search word may start with. */
 const MIN_PARTIAL = 3;
 
@@ -75,7 +77,7 @@ export function rankItems(
   words: readonly SearchWord[],
   /** Every word of the search, stopwords too, for the names it spells exactly (OrganizationOrUser). */
   spelled: readonly string[] = words.map(({ word }) => word),
-): { ranked: Ranked[]; unmatched: string[] } {
+): { ranked: Ranked[]; unmatched: string[]; readAs: ReadonlyMap<string, readonly string[]> } {
   const matched = scoreWords(index, words);
   const joined = spelled.join('');
   const joinedSingular = spelled.map(singular).join('');
@@ -103,7 +105,7 @@ export function rankItems(
     ranked.push({ id, tier, score });
   }
   ranked.sort((a, b) => b.tier - a.tier || b.score - a.score || a.id - b.id);
-  return { ranked, unmatched: matched.unmatched };
+  return { ranked, unmatched: matched.unmatched, readAs: matched.readAs };
 }
 
 interface WordScores {
@@ -115,6 +117,7 @@ interface WordScores {
   /** How rare each word is in the schema. */
   readonly rarities: ReadonlyMap<string, number>;
   readonly unmatched: string[];
+  readonly readAs: Map<string, string[]>;
 }
 
 /** Each item's BM25F score for the search's words, and how much of the search it holds. */
@@ -126,6 +129,7 @@ function scoreWords(index: SearchIndex, words: readonly SearchWord[]): WordScore
   const sum = new Float64Array(count);
   const seen = new Uint8Array(count);
   const unmatched: string[] = [];
+  const readAs = new Map<string, string[]>();
   const rarities = new Map<string, number>();
   let weightOfWords = 0;
   for (const { word, role } of words) {
@@ -134,6 +138,8 @@ function scoreWords(index: SearchIndex, words: readonly SearchWord[]): WordScore
       unmatched.push(word);
       continue;
     }
+    const alike = alikeWords(matches);
+    if (alike.length > 0) readAs.set(word, alike);
     const { fields } = ROLES[role];
     const hint = HINTS.has(word);
     const roleWeight = ROLES[role].weight * (hint ? HINT_WEIGHT : 1);
@@ -163,7 +169,21 @@ function scoreWords(index: SearchIndex, words: readonly SearchWord[]): WordScore
     }
     if (!hint) weightOfWords += weight;
   }
-  return { scores, covered, weightOfWords, rarities, unmatched };
+  return { scores, covered, weightOfWords, rarities, unmatched, readAs };
+}
+
+/**
+ * The schema's words a search word was read as, when it has none of its own forms (and no synonym the schema
+ * uses) but words APIs use alike: "picture" as avatar, image. The most used first.
+ */
+function alikeWords(matches: readonly Match[]): string[] {
+  if (matches.some(({ strength }) => strength >= MATCH.synonym)) return [];
+  return matches
+    .filter(({ strength }) => strength === MATCH.alike)
+    .sort((a, b) => b.posting.ids.length - a.posting.ids.length)
+    .map(({ posting }) => posting.word)
+    .filter((word, i, all) => all.indexOf(word) === i)
+    .slice(0, MAX_READ_AS);
 }
 
 /**

@@ -53,11 +53,13 @@ export interface SearchResult {
   readonly entries: number;
   /** Words of the search that no name or description holds (they counted for nothing). */
   readonly unmatched: readonly string[];
+  /** Words of the search the schema has only as words APIs use alike, and the schema's words they were read as. */
+  readonly readAs: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Every type and member ranked for a search: the best `limit` entries, best first. */
 export function searchSchema(index: SearchIndex, search: string, limit = MAX_SEARCH_RESULTS): SearchResult {
-  const { ranked, unmatched } = rankItems(index, parseSearch(search), wordsOf(search));
+  const { ranked, unmatched, readAs } = rankItems(index, parseSearch(search), wordsOf(search));
   // The same member on many types (GitHub has `pullRequest: PullRequest` on dozens of payloads and events)
   // would fill the answer with one line: it is shown once, with the other types named after it.
   const groups: Array<{ first: SearchItem; tier: number; alsoOn: string[] }> = [];
@@ -84,7 +86,7 @@ export function searchSchema(index: SearchIndex, search: string, limit = MAX_SEA
     rank: tier,
     alsoOn,
   }));
-  return { hits, total: ranked.length, entries: groups.length, unmatched };
+  return { hits, total: ranked.length, entries: groups.length, unmatched, readAs };
 }
 
 function pathOf(

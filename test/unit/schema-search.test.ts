@@ -335,6 +335,16 @@ describe('the search index', () => {
     assert.equal(first('move issue to another repository'), 'Mutation.transferIssue');
     assert.deepEqual(searchSchema(index, 'user picture').unmatched, []);
   });
+
+  test("names the schema's words a search word was read as, when it has none of its own (GitHub's schema)", async () => {
+    const index = await searchIndexOf(await githubView());
+    const found = searchSchema(index, 'user picture');
+    assert.ok(found.readAs.get('picture')?.includes('avatar'), JSON.stringify([...found.readAs]));
+    const answer = renderSearch('user picture', searchTerms('user picture'), found, 40_000);
+    assert.match(answer.split('\n')[0]!, /Read picture as [a-z, ]*avatar[a-z, ]* \(words APIs use alike\)\./);
+    // GitHub has move (moveProjectCard): a word with forms of its own is not read as another.
+    assert.equal(searchSchema(index, 'move issue').readAs.size, 0);
+  });
 });
 
 describe('the words APIs use alike', () => {

@@ -47,7 +47,7 @@ function summary(
   cut: boolean,
   maxChars: number,
 ): string {
-  const { total, entries, unmatched } = found;
+  const { total, entries, unmatched, readAs } = found;
   const grouped =
     entries < total ? `, ${thousands(entries)} entries (the same member on several types is one entry)` : '';
   let showing =
@@ -60,6 +60,9 @@ function summary(
       ? ''
       : ` No name or description has ${unmatched.join(', ')}: not counted. Add other words for ` +
         `${unmatched.length === 1 ? 'it' : 'them'} that the API may use.`;
+  // The schema's own word for what the search calls otherwise: the model's next search can use it.
+  const read = [...readAs].map(([word, as]) => `${word} as ${as.join(', ')}`).join('; ');
+  const alike = read === '' ? '' : ` Read ${read} (words APIs use alike).`;
   const how =
     entries > 1
       ? ' Ranked by shared words: whole words of names first, then parts of words, descriptions and what the' +
@@ -69,7 +72,7 @@ function summary(
     .slice(0, 2)
     .map((hit) => JSON.stringify(hit.coordinate))
     .join(', ');
-  return `# search ${quoted}${searched}: ${matches(total)}${grouped}${showing}.${unused}${how} Full definitions: typeNames: [${examples}].`;
+  return `# search ${quoted}${searched}: ${matches(total)}${grouped}${showing}.${unused}${alike}${how} Full definitions: typeNames: [${examples}].`;
 }
 
 function matches(n: number): string {
