@@ -24,8 +24,8 @@ const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 /** Most tokens one API keeps (a user's, per sign-in); the least recently used are forgotten first. */
 const MAX_KEPT_TOKENS = 10_000;
 
-/** The caller whose verified access token is exchanged (remote mode with OAuth: the SDK's AuthInfo). */
-export interface Caller {
+/** The caller whose verified access token is exchanged, its subject (remote mode with OAuth: the SDK's AuthInfo). */
+export interface TokenSubject {
   /** The access token the caller sent, verified: the exchange's subject token. */
   readonly token: string;
   /** When it expires, in seconds since the epoch; undefined: unknown. No token obtained with it outlives it. */
@@ -49,7 +49,7 @@ export interface ApiCredentials {
    * ToolError CREDENTIALS_UNAVAILABLE naming the API and why. `signal` stops this call's wait (CANCELLED),
    * not the request that other calls may be waiting for too.
    */
-  header(caller: Caller | undefined, signal?: AbortSignal): Promise<ObtainedHeader>;
+  header(caller: TokenSubject | undefined, signal?: AbortSignal): Promise<ObtainedHeader>;
 }
 
 /** Options for tests: the clock the cache reads. */
@@ -90,7 +90,7 @@ export class TokenExchange implements ApiCredentials {
     this.#cache = new TokenCache(MAX_KEPT_TOKENS, options.now);
   }
 
-  async header(caller: Caller | undefined, signal?: AbortSignal): Promise<ObtainedHeader> {
+  async header(caller: TokenSubject | undefined, signal?: AbortSignal): Promise<ObtainedHeader> {
     if (caller === undefined) {
       throw new ToolError(
         'CREDENTIALS_UNAVAILABLE',
@@ -140,7 +140,7 @@ export class ClientCredentials implements ApiCredentials {
     this.#cache = new TokenCache(1, options.now);
   }
 
-  async header(_caller: Caller | undefined, signal?: AbortSignal): Promise<ObtainedHeader> {
+  async header(_caller: TokenSubject | undefined, signal?: AbortSignal): Promise<ObtainedHeader> {
     return headerOf(
       this.auth,
       await waitFor(

@@ -11,7 +11,7 @@ import {
   ClientCredentials,
   credentialsOf,
   TokenExchange,
-  type Caller,
+  type TokenSubject,
   type ObtainedHeader,
 } from '../../src/credentials/credentials.ts';
 import { TokenCache } from '../../src/credentials/token-cache.ts';
@@ -80,7 +80,7 @@ function clock() {
   return { now: () => now, pass: (ms: number) => (now += ms) };
 }
 
-async function caller(sub: string, expiresIn = 3600): Promise<Caller> {
+async function caller(sub: string, expiresIn = 3600): Promise<TokenSubject> {
   const token = await oidc.userToken(sub, { expiresIn });
   return { token, expiresAt: decodeJwt(token).exp, key: `user:${sub}` };
 }
