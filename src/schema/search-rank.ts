@@ -178,12 +178,12 @@ function scoreWords(index: SearchIndex, words: readonly SearchWord[]): WordScore
  */
 function alikeWords(matches: readonly Match[]): string[] {
   if (matches.some(({ strength }) => strength >= MATCH.synonym)) return [];
+  // A posting per schema word (search-index.ts): no word comes twice.
   return matches
     .filter(({ strength }) => strength === MATCH.alike)
     .sort((a, b) => b.posting.ids.length - a.posting.ids.length)
-    .map(({ posting }) => posting.word)
-    .filter((word, i, all) => all.indexOf(word) === i)
-    .slice(0, MAX_READ_AS);
+    .slice(0, MAX_READ_AS)
+    .map(({ posting }) => posting.word);
 }
 
 /**
