@@ -77,7 +77,10 @@ function itemText(coordinate: string, description: string | null | undefined): s
 async function itemVectors(model: Model, name: string, texts: readonly string[]): Promise<Float32Array> {
   const digest = createHash('sha256').update(texts.join('\n')).digest('hex').slice(0, 16);
   const file = new URL(`${name}-${digest}.f32`, CACHE_DIR);
-  if (existsSync(file)) return new Float32Array(readFileSync(file).buffer.slice(0));
+  if (existsSync(file)) {
+    const bytes = readFileSync(file);
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  }
   const vectors = new Float32Array(texts.length * DIMENSIONS);
   for (let start = 0; start < texts.length; start += BATCH) {
     if (start % 2000 === 0) progress(`embedding ${name}: ${start} of ${texts.length}`);

@@ -3,9 +3,9 @@
 // GitHub's (@octokit/graphql-schema) and Nautical's marketplace API (@nautical-commerce/graphql-schema). Each
 // is asked as a few keywords and as a plain phrase; a task is found at rank N when one of the members it needs
 // is the Nth entry of the answer (or is named on it as "also on"). The held-out tasks were written apart from
-// the search and are never tuned on; heldout3's misses are never printed. Then the time a search takes once the index is built, and the
-// time to build the index (and the longest the event loop waits meanwhile). Progress and, with --misses, the
-// tasks not in the first five go to stderr; stdout gets the results only.
+// the search and are never tuned on; the unseen set's misses are never printed. Then the time a search takes
+// once the index is built, and the time to build the index (and the longest the event loop waits meanwhile).
+// Progress and, with --misses, the tasks not in the first five go to stderr; stdout gets the results only.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
 import { renderSearch } from '../src/schema/answers/search.ts';
@@ -20,6 +20,7 @@ import {
   splitArgument,
   taskFiles,
   viewOf,
+  UNSEEN,
   type Form,
   type TaskFile,
 } from './search-eval.ts';
@@ -137,8 +138,7 @@ async function main(): Promise<void> {
     for (const file of mine) {
       checkNeeds(schema, file);
       const key = `${name} ${file.split}`;
-      // heldout3 stays unseen: its misses are never printed.
-      const misses = showMisses && file.split !== 'heldout3';
+      const misses = showMisses && file.split !== UNSEEN;
       scores.set(key, added(scores.get(key), scoreFile(index, file, misses)));
     }
     if (name === 'github' && !process.argv.includes('--no-timing')) {
@@ -179,15 +179,14 @@ function report(sizes: readonly string[], scores: ReadonlyMap<string, Score>, ti
     );
   }
   // The targets are read on the tasks nobody tuned on: written apart from the search, never looked at for it.
-  // heldout3: heldout2's misses were read (docs/benchmarks.md names them), so it is no longer unseen.
-  const held = scores.get('github heldout3');
+  const held = scores.get(`github ${UNSEEN}`);
   if (held !== undefined) {
     const check = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     const keywords = held.top5.keywords / held.tasks;
     const phrase = held.top5.phrase / held.tasks;
     lines.push(
       '',
-      "targets (GitHub's schema, the tasks of heldout3, written apart from the search, its misses never read)",
+      `targets (GitHub's schema, the tasks of ${UNSEEN}, written apart from the search, its misses never read)`,
       `  keywords top-5 >= ${percent(TARGETS.keywordsTop5, 1)}: ${percent(keywords, 1)}  ${check(keywords >= TARGETS.keywordsTop5)}`,
       `  phrase top-5 >= ${percent(TARGETS.phraseTop5, 1)}: ${percent(phrase, 1)}  ${check(phrase >= TARGETS.phraseTop5)}`,
     );
